@@ -1,0 +1,224 @@
+package actors
+
+import (
+	"encoding/json"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
+	"github.com/pmxcanvas/pmx-canvas/messages"
+)
+
+// publish hands committed events to the Events actor, in commit order.
+type publish struct{ items []publishItem }
+
+type publishItem struct {
+	state  *canvas.State
+	events []canvas.Event
+}
+
+// subscribe opens a subscription; the reply is a *messages.Subscription.
+type subscribe struct{ req messages.SubscribeRequest }
+
+// unsubscribe ends a subscription.
+type unsubscribe struct{ id uint64 }
+
+// eventsActor numbers a canvas's events in arrival order, keeps the latest
+// ones in a ring for Last-Event-ID resume, and fans each one out to every
+// subscriber. A subscriber that lags more than its buffer is dropped (its
+// channel closed) instead of slowing everyone; it resumes from the ring.
+type eventsActor struct {
+	ref    *canvasRef
+	seq    uint64
+	ring   *eventRing
+	subs   map[uint64]chan *messages.StreamEvent
+	nextID uint64
+	latest *canvas.State
+}
+
+func newEventsActor(ref *canvasRef) *eventsActor {
+	return &eventsActor{
+		ref:    ref,
+		seq:    ref.eventSeqStart,
+		ring:   newEventRing(ref.sys.cfg.RingSize),
+		subs:   map[uint64]chan *messages.StreamEvent{},
+		latest: ref.view.Load(),
+	}
+}
+
+func (e *eventsActor) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *publish:
+		for _, item := range m.items {
+			e.latest = item.state
+			for _, ev := range item.events {
+				e.emit(e.frame(item.state, ev))
+			}
+		}
+	case *subscribe:
+		ctx.Respond(e.subscribe(ctx, m.req))
+	case *unsubscribe:
+		if ch, ok := e.subs[m.id]; ok {
+			delete(e.subs, m.id)
+			close(ch)
+		}
+	case *actor.Restarting, *actor.Stopping:
+		// Subscribers reconnect and resume; they must not hang on a
+		// channel nobody will write again.
+		for id, ch := range e.subs {
+			delete(e.subs, id)
+			close(ch)
+		}
+	}
+}
+
+func (e *eventsActor) emit(se *messages.StreamEvent) {
+	e.seq++
+	se.Seq = e.seq
+	e.ring.push(se)
+	for id, ch := range e.subs {
+		select {
+		case ch <- se:
+		default:
+			delete(e.subs, id)
+			close(ch)
+		}
+	}
+}
+
+// frame builds the stream event for a domain event; the payload gets the
+// reference's sessionId and timestamp envelope.
+func (e *eventsActor) frame(state *canvas.State, ev canvas.Event) *messages.StreamEvent {
+	ts := e.ref.sys.cfg.Env.Timestamp()
+	if ev.Name == canvas.EventLayoutUpdate {
+		return &messages.StreamEvent{Name: ev.Name, Data: layoutFrame{state: state, sessionID: e.ref.sys.cfg.SessionID, timestamp: ts}}
+	}
+	data := make(map[string]any, len(ev.Data)+3)
+	for k, v := range ev.Data {
+		data[k] = v
+	}
+	data["sessionId"] = e.ref.sys.cfg.SessionID
+	data["timestamp"] = ts
+	data["revision"] = state.Revision
+	return &messages.StreamEvent{Name: ev.Name, Data: data}
+}
+
+func (e *eventsActor) subscribe(ctx actor.Context, req messages.SubscribeRequest) *messages.Subscription {
+	head := e.seq
+	sessionID := e.ref.sys.cfg.SessionID
+	ts := e.ref.sys.cfg.Env.Timestamp()
+	continuity := "fresh"
+	var requested any
+	if req.Session != "" {
+		requested = req.Session
+		continuity = "rotated"
+		if req.Session == sessionID {
+			continuity = "resumed"
+		}
+	}
+
+	var replay []*messages.StreamEvent
+	resumed := false
+	if last := req.LastEventID; last != nil && *last <= head && *last+1 >= e.ring.oldest(head) {
+		resumed = true
+		replay = e.ring.after(*last)
+	}
+	connectedSeq := head
+	if resumed {
+		connectedSeq = *req.LastEventID
+	}
+	connected := &messages.StreamEvent{Seq: connectedSeq, Name: "connected", Data: map[string]any{
+		"sessionId": sessionID, "requestedSessionId": requested, "continuity": continuity,
+		"path": nil, "theme": e.latest.Theme, "timestamp": ts,
+		"canvas": e.ref.id, "resumed": resumed, "replayed": len(replay), "revision": e.latest.Revision,
+	}}
+	initial := []*messages.StreamEvent{connected}
+	if resumed {
+		initial = append(initial, replay...)
+	} else {
+		pins := e.latest.Pins
+		if pins == nil {
+			pins = []string{}
+		}
+		initial = append(initial,
+			&messages.StreamEvent{Seq: head, Name: "mcp-app-host-snapshot", Data: map[string]any{
+				"reason": "connect-snapshot", "runtimeEnabled": true, "activeSessionId": nil,
+				"sessions": []any{}, "capabilities": []any{},
+				"metrics":   map[string]any{"hostedOpens": 0, "fallbackTotal": 0, "fallbackByReason": map[string]any{}},
+				"timestamp": ts,
+			}},
+			&messages.StreamEvent{Seq: head, Name: canvas.EventLayoutUpdate,
+				Data: layoutFrame{state: e.latest, sessionID: sessionID, timestamp: ts}},
+			&messages.StreamEvent{Seq: head, Name: "context-pins-changed", Data: map[string]any{
+				"count": len(pins), "nodeIds": pins, "sessionId": sessionID, "timestamp": ts,
+			}},
+		)
+	}
+
+	ch := make(chan *messages.StreamEvent, e.ref.sys.cfg.SubscriberBuffer)
+	e.nextID++
+	id := e.nextID
+	e.subs[id] = ch
+	self := ctx.Self()
+	root := ctx.ActorSystem().Root
+	return &messages.Subscription{
+		Resumed: resumed, Initial: initial, Events: ch, Head: head,
+		Close: func() { root.Send(self, &unsubscribe{id: id}) },
+	}
+}
+
+// layoutFrame is the canvas-layout-update payload. It renders the layout
+// lazily, outside the actor, when the first subscriber needs the bytes.
+type layoutFrame struct {
+	state     *canvas.State
+	sessionID string
+	timestamp string
+}
+
+func (f layoutFrame) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Layout    canvas.Layout `json:"layout"`
+		SessionID string        `json:"sessionId"`
+		Timestamp string        `json:"timestamp"`
+		Revision  uint64        `json:"revision"`
+	}{f.state.RawLayout(), f.sessionID, f.timestamp, f.state.Revision})
+}
+
+// eventRing keeps the newest events for resume.
+type eventRing struct {
+	buf   []*messages.StreamEvent
+	start int
+	n     int
+}
+
+func newEventRing(size int) *eventRing { return &eventRing{buf: make([]*messages.StreamEvent, size)} }
+
+func (r *eventRing) push(e *messages.StreamEvent) {
+	if r.n < len(r.buf) {
+		r.buf[(r.start+r.n)%len(r.buf)] = e
+		r.n++
+		return
+	}
+	r.buf[r.start] = e
+	r.start = (r.start + 1) % len(r.buf)
+}
+
+// oldest returns the number of the oldest event kept, or head+1 when empty.
+func (r *eventRing) oldest(head uint64) uint64 {
+	if r.n == 0 {
+		return head + 1
+	}
+	return r.buf[r.start].Seq
+}
+
+// after returns the kept events numbered above seq, in order.
+func (r *eventRing) after(seq uint64) []*messages.StreamEvent {
+	var out []*messages.StreamEvent
+	for i := 0; i < r.n; i++ {
+		e := r.buf[(r.start+i)%len(r.buf)]
+		if e.Seq > seq {
+			out = append(out, e)
+		}
+	}
+	return out
+}

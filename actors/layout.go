@@ -1,0 +1,270 @@
+package actors
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
+	"github.com/pmxcanvas/pmx-canvas/messages"
+	"github.com/pmxcanvas/pmx-canvas/persistence"
+)
+
+// invokeRequest carries one write envelope to its owning actor.
+type invokeRequest struct {
+	env *messages.Envelope
+	op  *messages.Op
+}
+
+// invokeResult is the reply to an invokeRequest.
+type invokeResult struct {
+	reply *messages.Reply
+	err   *messages.Error
+}
+
+// journalWrite asks the Journal to make one revision durable.
+type journalWrite struct {
+	rev uint64
+	ops []persistence.Op
+}
+
+// journalCommitted tells the Layout that every revision up to upTo is
+// durable, or that the store failed.
+type journalCommitted struct {
+	upTo uint64
+	err  error
+}
+
+// layoutCore is the Layout actor's state. It lives in the canvas handle so a
+// restarted Layout continues from it: handlers are pure transactions, so a
+// panic inside one leaves this untouched, and writes already sent to the
+// Journal stay pending here until their commit arrives.
+type layoutCore struct {
+	// state is the working state: published view plus pending writes.
+	state *canvas.State
+	// pending are writes applied to state and sent to the Journal, in
+	// revision order, waiting for their commit.
+	pending []*pendingWrite
+	// inflight maps idempotency keys of pending writes.
+	inflight map[string]*pendingWrite
+	// failed is set once the store fails; writes are refused after that.
+	failed *messages.Error
+}
+
+type pendingWrite struct {
+	rev         uint64
+	state       *canvas.State
+	events      []canvas.Event
+	reply       *messages.Reply
+	waiters     []*actor.PID
+	idemKey     string
+	fingerprint string
+}
+
+// idempotencyTTL is how long a keyed write's reply is remembered.
+const idempotencyTTL = 24 * time.Hour
+
+// idempotencyRecord is a remembered reply of a keyed write.
+type idempotencyRecord struct {
+	Fingerprint string          `json:"fingerprint"`
+	Status      int             `json:"status"`
+	Body        json.RawMessage `json:"body"`
+	Revision    uint64          `json:"revision"`
+}
+
+// layoutActor owns a canvas's layout: nodes, edges, annotations, pins,
+// viewport and theme. It runs write handlers as transactions over the
+// working state, hands the resulting records to the Journal, and publishes
+// the new view, replies and emits events only once the Journal says the
+// write is durable. Several writes may be in flight at once; the Journal
+// commits them in groups.
+type layoutActor struct {
+	ref *canvasRef
+}
+
+// panicHook lets tests inject a fault into the write path.
+var panicHook func(env *messages.Envelope)
+
+func (a *layoutActor) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *actor.Restarting:
+		a.ref.layoutRestarts.Add(1)
+	case *invokeRequest:
+		a.invoke(ctx, m)
+	case *journalCommitted:
+		a.committed(ctx, m)
+	}
+}
+
+func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
+	core := a.ref.layout
+	env := req.env
+	if core.failed != nil {
+		ctx.Respond(&invokeResult{err: core.failed})
+		return
+	}
+	var fp string
+	if env.IdempotencyKey != "" {
+		fp = fingerprint(env)
+		if p := core.inflight[env.IdempotencyKey]; p != nil {
+			if p.fingerprint != fp {
+				ctx.Respond(&invokeResult{err: messages.IdempotencyMismatch(env.IdempotencyKey)})
+				return
+			}
+			p.waiters = append(p.waiters, ctx.Sender())
+			return
+		}
+		if rec, ok := a.rememberedReply(env.IdempotencyKey); ok {
+			if rec.Fingerprint != fp {
+				ctx.Respond(&invokeResult{err: messages.IdempotencyMismatch(env.IdempotencyKey)})
+				return
+			}
+			ctx.Respond(&invokeResult{reply: &messages.Reply{Status: rec.Status, Body: rec.Body, Revision: rec.Revision}})
+			return
+		}
+	}
+	if env.IfRevision != nil && *env.IfRevision != core.state.Revision {
+		ctx.Respond(&invokeResult{err: messages.RevisionConflict(*env.IfRevision, core.state.Revision)})
+		return
+	}
+	handler, ok := writeHandlers[req.op.Name]
+	if !ok {
+		ctx.Respond(&invokeResult{err: messages.Internal("no handler for %s", req.op.Name)})
+		return
+	}
+
+	tx := canvas.Begin(core.state, a.ref.sys.cfg.Env)
+	body, herr := a.run(ctx, handler, tx, env)
+	if herr != nil {
+		ctx.Respond(&invokeResult{err: herr})
+		return
+	}
+	next, change, events := tx.Commit()
+	if m, isMap := body.(map[string]any); isMap {
+		m["revision"] = next.Revision
+	}
+	reply := &messages.Reply{Body: body, Revision: next.Revision}
+	ops := persistence.ChangeOps(a.ref.id, change, next)
+	p := &pendingWrite{rev: next.Revision, state: next, events: events, reply: reply, waiters: []*actor.PID{ctx.Sender()}}
+	if env.IdempotencyKey != "" {
+		bodyJSON, err := json.Marshal(body)
+		if err == nil {
+			rec := idempotencyRecord{Fingerprint: fp, Status: reply.StatusCode(), Body: bodyJSON, Revision: next.Revision}
+			op := persistence.Set(persistence.IdempotencyKey(a.ref.id, env.IdempotencyKey), mustMarshal(rec))
+			op.TTL = idempotencyTTL
+			ops = append(ops, op)
+			p.idemKey, p.fingerprint = env.IdempotencyKey, fp
+			if core.inflight == nil {
+				core.inflight = map[string]*pendingWrite{}
+			}
+			core.inflight[p.idemKey] = p
+		}
+	}
+	core.state = next
+	core.pending = append(core.pending, p)
+	ctx.Send(a.ref.journalPID.Load(), &journalWrite{rev: next.Revision, ops: ops})
+}
+
+// run calls a handler. If it panics, the caller gets a 500 and the panic is
+// re-raised so the supervisor restarts this actor; the working state is
+// untouched because the transaction was never committed.
+func (a *layoutActor) run(ctx actor.Context, h writeHandler, tx *canvas.Tx, env *messages.Envelope) (body any, err *messages.Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.ref.sys.cfg.Logger.Error("layout handler panicked; restarting the Layout actor",
+				"canvas", a.ref.id, "op", env.Op, "panic", r)
+			ctx.Respond(&invokeResult{err: messages.Internal("Internal error processing the request.")})
+			panic(r)
+		}
+	}()
+	if panicHook != nil {
+		panicHook(env)
+	}
+	return h(tx, env)
+}
+
+func (a *layoutActor) rememberedReply(key string) (idempotencyRecord, bool) {
+	var rec idempotencyRecord
+	v, ok, err := a.ref.sys.cfg.Store.Get(persistence.IdempotencyKey(a.ref.id, key))
+	if err != nil || !ok {
+		return rec, false
+	}
+	if json.Unmarshal([]byte(v), &rec) != nil {
+		return rec, false
+	}
+	return rec, true
+}
+
+// committed releases every pending write up to m.upTo: publish the view,
+// emit their events in order, then reply.
+func (a *layoutActor) committed(ctx actor.Context, m *journalCommitted) {
+	core := a.ref.layout
+	if m.err != nil {
+		failure := messages.StoreFailed(m.err)
+		core.failed = failure
+		for _, p := range core.pending {
+			for _, w := range p.waiters {
+				ctx.Send(w, &invokeResult{err: failure})
+			}
+		}
+		core.pending, core.inflight = nil, nil
+		core.state = a.ref.view.Load() // back to the last durable state
+		return
+	}
+	n := 0
+	for n < len(core.pending) && core.pending[n].rev <= m.upTo {
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	done := core.pending[:n]
+	core.pending = append([]*pendingWrite(nil), core.pending[n:]...)
+	a.ref.view.Store(done[n-1].state)
+
+	items := make([]publishItem, 0, n)
+	for _, p := range done {
+		if len(p.events) > 0 {
+			items = append(items, publishItem{state: p.state, events: p.events})
+		}
+	}
+	if len(items) > 0 {
+		ctx.Send(a.ref.eventsPID.Load(), &publish{items: items})
+	}
+	for _, p := range done {
+		for _, w := range p.waiters {
+			ctx.Send(w, &invokeResult{reply: p.reply})
+		}
+		if p.idemKey != "" {
+			delete(core.inflight, p.idemKey)
+		}
+	}
+}
+
+// fingerprint identifies a request for idempotency: same op and same input
+// (compared as JSON values, so key order and spacing do not matter).
+func fingerprint(env *messages.Envelope) string {
+	input := []byte(env.Input)
+	var v any
+	if json.Unmarshal(input, &v) == nil {
+		if canon, err := json.Marshal(v); err == nil {
+			input = canon
+		}
+	}
+	h := sha256.New()
+	h.Write([]byte(env.Op))
+	h.Write([]byte{0})
+	h.Write(input)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func mustMarshal(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}

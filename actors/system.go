@@ -1,0 +1,270 @@
+// Package actors is the actor runtime of pmx-canvas: a Hub that owns one
+// CanvasSupervisor per canvas, and under each supervisor the actors that own
+// that canvas's state (Layout), its event stream (Events) and its writes to
+// the store (Journal).
+//
+// Ownership and message flow (see docs/architecture.md):
+//
+//	Hub ──spawns──▶ CanvasSupervisor ──spawns──▶ Layout, Events, Journal
+//	invoker ──write envelope──▶ Layout ──ops──▶ Journal ──committed──▶ Layout
+//	Layout ──publish view, reply, events──▶ Events ──frames──▶ subscribers
+//	reads: invoker ──▶ latest published view (no mailbox)
+//
+// Each piece of state has one owning goroutine; no mutex guards canvas data.
+// Asks go one way only (nothing here waits on a reply from an actor that may
+// be waiting on it).
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
+	"github.com/pmxcanvas/pmx-canvas/messages"
+	"github.com/pmxcanvas/pmx-canvas/persistence"
+)
+
+// Config configures a System.
+type Config struct {
+	Store  *persistence.Store
+	Logger *slog.Logger
+	// SessionID is the server session id carried by events ("pmx-<ms36>").
+	SessionID string
+	// Env supplies clock and randomness to the domain core.
+	Env *canvas.Env
+	// SeedDockedWidgets gives a never-used canvas the reference's two
+	// docked widgets (status-main, context-main), as the CLI server does.
+	SeedDockedWidgets bool
+	// RingSize is how many events each canvas keeps for Last-Event-ID
+	// resume. 0 means 1024.
+	RingSize int
+	// SubscriberBuffer is how many events a subscriber may lag before it is
+	// dropped (and must resume). 0 means 4096.
+	SubscriberBuffer int
+	// DefaultTimeout bounds an operation without a deadline. 0 means 30s.
+	DefaultTimeout time.Duration
+	// MaxBatch caps how many writes one group commit takes; 0 is no cap.
+	// 1 disables group commit (used to measure its effect).
+	MaxBatch int
+}
+
+// System is the running actor tree of one server process.
+type System struct {
+	cfg Config
+	as  *actor.ActorSystem
+	hub *actor.PID
+
+	canvases sync.Map // canvas id -> *canvasRef
+
+	mu      sync.Mutex
+	stopped bool
+}
+
+// Start builds the actor system and its hub.
+func Start(cfg Config) (*System, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("actors: Config.Store is required")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	if cfg.Env == nil {
+		cfg.Env = canvas.DefaultEnv()
+	}
+	if cfg.SessionID == "" {
+		cfg.SessionID = "pmx-" + strconv.FormatInt(cfg.Env.Now().UnixMilli(), 36)
+	}
+	if cfg.RingSize <= 0 {
+		cfg.RingSize = 1024
+	}
+	if cfg.SubscriberBuffer <= 0 {
+		cfg.SubscriberBuffer = 4096
+	}
+	if cfg.DefaultTimeout <= 0 {
+		cfg.DefaultTimeout = 30 * time.Second
+	}
+	logger := cfg.Logger.With("component", "actors")
+	as := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		// protoactor logs every supervision event at info; keep warnings.
+		return slog.New(levelFilter{logger.Handler(), slog.LevelWarn})
+	}))
+	s := &System{cfg: cfg, as: as}
+	props := actor.PropsFromProducer(func() actor.Actor { return &hubActor{sys: s, canvases: map[string]*canvasRef{}} },
+		actor.WithSupervisor(canvasSupervisorStrategy()))
+	pid, err := as.Root.SpawnNamed(props, "hub")
+	if err != nil {
+		return nil, fmt.Errorf("spawn hub: %w", err)
+	}
+	s.hub = pid
+	return s, nil
+}
+
+// SessionID returns the server session id.
+func (s *System) SessionID() string { return s.cfg.SessionID }
+
+// canvas returns the ready handle of a canvas, spawning it on first use.
+func (s *System) canvas(ctx context.Context, id string) (*canvasRef, error) {
+	ref, ok := s.canvases.Load(id)
+	if !ok {
+		res, err := s.as.Root.RequestFuture(s.hub, &openCanvas{id: id}, s.cfg.DefaultTimeout).Result()
+		if err != nil {
+			return nil, messages.Unavailable("canvas %q did not open: %v", id, err)
+		}
+		if e, isErr := res.(*messages.Error); isErr {
+			return nil, e
+		}
+		ref = res.(*canvasRef)
+		s.canvases.Store(id, ref)
+	}
+	r := ref.(*canvasRef)
+	select {
+	case <-r.ready:
+	case <-ctx.Done():
+		return nil, messages.Unavailable("canvas %q is still loading", id)
+	}
+	if r.loadErr != nil {
+		s.canvases.Delete(id)
+		return nil, messages.Unavailable("canvas %q failed to load: %v", id, r.loadErr)
+	}
+	return r, nil
+}
+
+// Invoke runs one operation: writes through the owning actor's mailbox,
+// reads against the latest published view.
+func (s *System) Invoke(ctx context.Context, env *messages.Envelope) (*messages.Reply, error) {
+	op, ok := messages.Lookup(env.Op)
+	if !ok {
+		return nil, messages.BadRequest("unknown operation %q", env.Op)
+	}
+	if err := messages.ValidateCanvasID(env.CanvasID()); err != nil {
+		return nil, err
+	}
+	if env.Args == nil {
+		args, derr := op.DecodeInput(env.Input)
+		if derr != nil {
+			return nil, derr
+		}
+		env.Args = args
+	}
+	ref, err := s.canvas(ctx, env.CanvasID())
+	if err != nil {
+		return nil, err
+	}
+	if op.Kind == messages.Read {
+		return runRead(ref, op, env)
+	}
+	pid := ref.owner(op.Owner)
+	if pid == nil {
+		return nil, messages.Unavailable("canvas %q is restarting; retry", ref.id)
+	}
+	timeout := s.cfg.DefaultTimeout
+	if !env.Deadline.IsZero() {
+		timeout = time.Until(env.Deadline)
+	}
+	if d, ok := ctx.Deadline(); ok && time.Until(d) < timeout {
+		timeout = time.Until(d)
+	}
+	if timeout <= 0 {
+		return nil, messages.Timeout(env.Op)
+	}
+	res, ferr := s.as.Root.RequestFuture(pid, &invokeRequest{env: env, op: op}, timeout).Result()
+	if ferr != nil {
+		return nil, messages.Timeout(env.Op)
+	}
+	out := res.(*invokeResult)
+	if out.err != nil {
+		return nil, out.err
+	}
+	return out.reply, nil
+}
+
+// Subscribe opens a canvas's event stream.
+func (s *System) Subscribe(ctx context.Context, req messages.SubscribeRequest) (*messages.Subscription, error) {
+	cid := req.Canvas
+	if cid == "" {
+		cid = messages.DefaultCanvas
+	}
+	if err := messages.ValidateCanvasID(cid); err != nil {
+		return nil, err
+	}
+	ref, err := s.canvas(ctx, cid)
+	if err != nil {
+		return nil, err
+	}
+	pid := ref.eventsPID.Load()
+	if pid == nil {
+		return nil, messages.Unavailable("canvas %q is restarting; retry", cid)
+	}
+	res, ferr := s.as.Root.RequestFuture(pid, &subscribe{req: req}, s.cfg.DefaultTimeout).Result()
+	if ferr != nil {
+		return nil, messages.Timeout("subscribe")
+	}
+	sub := res.(*messages.Subscription)
+	return sub, nil
+}
+
+// Shutdown stops every canvas after draining its mailboxes, so queued writes
+// reach the store, then stops the actor system.
+func (s *System) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return nil
+	}
+	s.stopped = true
+	s.mu.Unlock()
+	timeout := 10 * time.Second
+	if d, ok := ctx.Deadline(); ok {
+		timeout = time.Until(d)
+	}
+	_, err := s.as.Root.PoisonFuture(s.hub).Result()
+	if err != nil && !errors.Is(err, actor.ErrTimeout) {
+		return err
+	}
+	_ = timeout
+	s.as.Shutdown()
+	return nil
+}
+
+// Stats are counters for tests and the debug endpoint.
+type Stats struct {
+	LayoutRestarts int64
+	Canvases       int
+}
+
+// Stats returns runtime counters.
+func (s *System) Stats() Stats {
+	var st Stats
+	s.canvases.Range(func(_, v any) bool {
+		st.Canvases++
+		st.LayoutRestarts += v.(*canvasRef).layoutRestarts.Load()
+		return true
+	})
+	return st
+}
+
+// levelFilter drops records below a level.
+type levelFilter struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (f levelFilter) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= f.min && f.Handler.Enabled(ctx, l)
+}
+
+func (f levelFilter) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return levelFilter{f.Handler.WithAttrs(attrs), f.min}
+}
+
+func (f levelFilter) WithGroup(name string) slog.Handler {
+	return levelFilter{f.Handler.WithGroup(name), f.min}
+}

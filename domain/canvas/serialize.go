@@ -1,0 +1,347 @@
+package canvas
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/url"
+)
+
+// RawNode is the stored node shape, as SSE canvas-layout-update frames carry it.
+type RawNode struct {
+	ID           string         `json:"id"`
+	Type         string         `json:"type"`
+	Position     Point          `json:"position"`
+	Size         Size           `json:"size"`
+	ZIndex       int            `json:"zIndex"`
+	Collapsed    bool           `json:"collapsed"`
+	Pinned       bool           `json:"pinned"`
+	DockPosition *string        `json:"dockPosition"`
+	Data         map[string]any `json:"data"`
+}
+
+// WireNode is the serialized node of HTTP reads and node responses: the raw
+// fields plus the derived kind, title, content, path, url, surfaceUrl and
+// provenance.
+type WireNode struct {
+	RawNode
+	Kind       string  `json:"kind"`
+	Title      *string `json:"title"`
+	Content    *string `json:"content"`
+	Path       *string `json:"path"`
+	URL        *string `json:"url"`
+	SurfaceURL *string `json:"surfaceUrl"`
+	Provenance any     `json:"provenance"`
+}
+
+// ReadOptions shape how nodes are rendered for readers.
+type ReadOptions struct {
+	// IncludeBlobs returns large mcp-app payloads in full instead of the
+	// sidecar summary.
+	IncludeBlobs bool
+}
+
+// Raw renders n as stored, with the context-pin read state applied.
+func Raw(n *Node, contextPinned bool) RawNode {
+	r := RawNode{
+		ID: n.ID, Type: n.Type, Position: n.Position, Size: n.Size, ZIndex: n.ZIndex,
+		Collapsed: n.Collapsed, Pinned: n.Pinned || contextPinned, Data: n.Data,
+	}
+	if n.DockPosition != "" {
+		d := n.DockPosition
+		r.DockPosition = &d
+	}
+	if r.Data == nil {
+		r.Data = map[string]any{}
+	}
+	return r
+}
+
+// Wire renders n with its derived fields.
+func Wire(n *Node, contextPinned bool, opts ReadOptions) WireNode {
+	raw := Raw(n, contextPinned)
+	if !opts.IncludeBlobs && n.Type == "mcp-app" {
+		raw.Data = summarizeBlobs(n.Data)
+	}
+	w := WireNode{
+		RawNode:    raw,
+		Kind:       Kind(n),
+		Title:      nonEmpty(Title(n)),
+		Content:    nonEmpty(ContentText(n)),
+		Path:       nonEmpty(dataString(n, "path")),
+		URL:        nonEmpty(dataString(n, "url")),
+		SurfaceURL: nonEmpty(SurfaceURL(n)),
+	}
+	if p, ok := n.Data["provenance"].(map[string]any); ok {
+		w.Provenance = p
+	}
+	return w
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func dataString(n *Node, key string) string {
+	s, _ := n.Data[key].(string)
+	return s
+}
+
+// Kind is the node's type, except mcp-app nodes, which are web-artifact,
+// external-app or mcp-app by their data.
+func Kind(n *Node) string {
+	if n.Type != "mcp-app" {
+		return n.Type
+	}
+	if dataString(n, "viewerType") == "web-artifact" {
+		return "web-artifact"
+	}
+	if dataString(n, "mode") == "ext-app" {
+		return "external-app"
+	}
+	if dataString(n, "hostMode") == "hosted" {
+		if _, ok := n.Data["path"].(string); ok {
+			return "web-artifact"
+		}
+	}
+	return "mcp-app"
+}
+
+// Title is data.title, or a webpage's pageTitle, or "".
+func Title(n *Node) string {
+	if t := dataString(n, "title"); t != "" {
+		return t
+	}
+	if n.Type == "webpage" {
+		return dataString(n, "pageTitle")
+	}
+	return ""
+}
+
+// ContentText is the node's readable content: for html nodes the summaries,
+// for others content, fileContent, text, then path/src/url by type.
+func ContentText(n *Node) string {
+	if n.Type == "html" {
+		for _, k := range []string{"agentSummary", "contentSummary"} {
+			if s := dataString(n, k); s != "" {
+				return s
+			}
+		}
+		if p := dataString(n, "htmlPrimitive"); p != "" {
+			if d := dataString(n, "description"); d != "" {
+				return p + ": " + d
+			}
+			return p
+		}
+		return ""
+	}
+	for _, k := range []string{"content", "fileContent", "text"} {
+		if s := dataString(n, k); s != "" {
+			return s
+		}
+	}
+	switch n.Type {
+	case "file":
+		return dataString(n, "path")
+	case "image":
+		return dataString(n, "src")
+	case "webpage":
+		return dataString(n, "url")
+	}
+	return ""
+}
+
+// SurfaceURL is /api/canvas/surface/<id> for nodes that can open as a site.
+func SurfaceURL(n *Node) string {
+	openable := false
+	switch n.Type {
+	case "html":
+		openable = dataString(n, "html") != "" || dataString(n, "content") != ""
+	case "json-render", "graph":
+		openable = true
+	case "webpage":
+		openable = dataString(n, "url") != ""
+	case "mcp-app":
+		switch Kind(n) {
+		case "web-artifact":
+			openable = dataString(n, "path") != ""
+		case "external-app":
+			openable = dataString(n, "html") != ""
+		}
+		openable = openable || dataString(n, "url") != ""
+	}
+	if !openable {
+		return ""
+	}
+	return "/api/canvas/surface/" + url.PathEscape(n.ID)
+}
+
+// BlobThreshold is the JSON size from which mcp-app payloads are summarised
+// in default reads.
+const BlobThreshold = 2048
+
+var blobFields = []string{"html", "toolInput", "toolResult", "toolDefinition", "resourceMeta", "appModelContext", "appCheckpoint"}
+
+// summarizeBlobs replaces large mcp-app payloads by
+// {stored:"sidecar", path, bytes, jsonBytes, sha256}.
+func summarizeBlobs(data map[string]any) map[string]any {
+	var out map[string]any
+	for _, k := range blobFields {
+		v, ok := data[k]
+		if !ok || v == nil {
+			continue
+		}
+		js, err := json.Marshal(v)
+		if err != nil || len(js) < BlobThreshold {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]any, len(data))
+			for kk, vv := range data {
+				out[kk] = vv
+			}
+		}
+		sum := sha256.Sum256(js)
+		hexSum := hex.EncodeToString(sum[:])
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		_, _ = zw.Write(js)
+		_ = zw.Close()
+		out[k] = map[string]any{
+			"stored": "sidecar", "path": "blobs/" + hexSum, "bytes": gz.Len(),
+			"jsonBytes": len(js), "sha256": hexSum,
+		}
+	}
+	if out == nil {
+		return data
+	}
+	return out
+}
+
+// WireEdge is an edge on the wire; optional keys are omitted when unset.
+type WireEdge struct {
+	ID       string `json:"id"`
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Type     string `json:"type"`
+	Label    string `json:"label,omitempty"`
+	Style    string `json:"style,omitempty"`
+	Animated *bool  `json:"animated,omitempty"`
+}
+
+// WireOfEdge renders e.
+func WireOfEdge(e *Edge) WireEdge {
+	return WireEdge{ID: e.ID, From: e.From, To: e.To, Type: e.Type, Label: e.Label, Style: e.Style, Animated: e.Animated}
+}
+
+// WireAnnotation is a stored annotation on the wire.
+type WireAnnotation struct {
+	ID        string  `json:"id"`
+	Type      string  `json:"type"`
+	Points    []Point `json:"points"`
+	Bounds    Bounds  `json:"bounds"`
+	Color     string  `json:"color"`
+	Width     float64 `json:"width"`
+	Text      string  `json:"text,omitempty"`
+	Label     string  `json:"label,omitempty"`
+	CreatedAt string  `json:"createdAt"`
+}
+
+// Bounds is a rect on the wire.
+type Bounds struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// BoundsOf converts a Rect.
+func BoundsOf(r Rect) Bounds { return Bounds{X: r.X, Y: r.Y, Width: r.W, Height: r.H} }
+
+// WireOfAnnotation renders a.
+func WireOfAnnotation(a *Annotation) WireAnnotation {
+	pts := a.Points
+	if pts == nil {
+		pts = []Point{}
+	}
+	return WireAnnotation{ID: a.ID, Type: a.Type, Points: pts, Bounds: BoundsOf(a.Bounds), Color: a.Color,
+		Width: a.Width, Text: a.Text, Label: a.Label, CreatedAt: a.CreatedAt}
+}
+
+// Layout is GET /api/canvas/state: the whole canvas. Nodes are WireNode for
+// HTTP reads and RawNode for SSE frames.
+type Layout struct {
+	Viewport    Viewport         `json:"viewport"`
+	Theme       string           `json:"theme"`
+	Nodes       any              `json:"nodes"`
+	Edges       []WireEdge       `json:"edges"`
+	Annotations []WireAnnotation `json:"annotations"`
+	Revision    uint64           `json:"revision"`
+}
+
+func (s *State) layoutBase() Layout {
+	edges := make([]WireEdge, 0, s.Edges.Len())
+	s.Edges.Each(func(e *Edge) bool { edges = append(edges, WireOfEdge(e)); return true })
+	anns := make([]WireAnnotation, 0, s.Annotations.Len())
+	for _, a := range s.Annotations.All() {
+		anns = append(anns, WireOfAnnotation(a))
+	}
+	return Layout{Viewport: s.Viewport, Theme: s.Theme, Edges: edges, Annotations: anns, Revision: s.Revision}
+}
+
+// WireLayout renders the state for HTTP readers.
+func (s *State) WireLayout(opts ReadOptions) Layout {
+	l := s.layoutBase()
+	pins := pinSet(s.Pins)
+	nodes := make([]WireNode, 0, s.Nodes.Len())
+	s.Nodes.Each(func(n *Node) bool { nodes = append(nodes, Wire(n, pins[n.ID], opts)); return true })
+	l.Nodes = nodes
+	return l
+}
+
+// RawLayout renders the state as SSE layout frames carry it.
+func (s *State) RawLayout() Layout {
+	l := s.layoutBase()
+	pins := pinSet(s.Pins)
+	nodes := make([]RawNode, 0, s.Nodes.Len())
+	s.Nodes.Each(func(n *Node) bool { nodes = append(nodes, Raw(n, pins[n.ID])); return true })
+	l.Nodes = nodes
+	return l
+}
+
+func pinSet(pins []string) map[string]bool {
+	m := make(map[string]bool, len(pins))
+	for _, p := range pins {
+		m[p] = true
+	}
+	return m
+}
+
+// NodeResponse is the reply of node create/update:
+// {ok:true, node:<wire>, ...<wire fields>, nodeId}.
+func NodeResponse(n *Node, contextPinned bool, extras map[string]any) map[string]any {
+	w := Wire(n, contextPinned, ReadOptions{})
+	out := wireMap(w)
+	out["ok"] = true
+	out["node"] = w
+	out["nodeId"] = n.ID
+	for k, v := range extras {
+		out[k] = v
+	}
+	return out
+}
+
+// wireMap flattens a WireNode into a map (for spreading into responses).
+func wireMap(w WireNode) map[string]any {
+	return map[string]any{
+		"id": w.ID, "type": w.Type, "position": w.Position, "size": w.Size, "zIndex": w.ZIndex,
+		"collapsed": w.Collapsed, "pinned": w.Pinned, "dockPosition": w.DockPosition, "data": w.Data,
+		"kind": w.Kind, "title": w.Title, "content": w.Content, "path": w.Path, "url": w.URL,
+		"surfaceUrl": w.SurfaceURL, "provenance": w.Provenance,
+	}
+}

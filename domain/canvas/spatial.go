@@ -1,0 +1,167 @@
+package canvas
+
+import (
+	"math"
+	"slices"
+
+	"github.com/benbjohnson/immutable"
+)
+
+// The spatial index answers "which nodes overlap this box" without scanning
+// every node, so auto-placement stays fast as a canvas grows. It is a
+// persistent uniform grid: each cell lists the ords of the nodes touching it.
+// Nodes that are huge or far out go to a small "oversize" set that every
+// query scans, which bounds the cells a single node can occupy.
+const (
+	cellSize      = 1024.0
+	maxCellsPer   = 64
+	maxCoordinate = 1e9
+)
+
+var (
+	uint64Hasher   = immutable.NewHasher(uint64(0))
+	bottomComparer = bottomKeyComparer{}
+)
+
+type bottomKey struct {
+	bottom float64
+	ord    uint64
+}
+
+type bottomKeyComparer struct{}
+
+func (bottomKeyComparer) Compare(a, b bottomKey) int {
+	switch {
+	case a.bottom < b.bottom:
+		return -1
+	case a.bottom > b.bottom:
+		return 1
+	case a.ord < b.ord:
+		return -1
+	case a.ord > b.ord:
+		return 1
+	}
+	return 0
+}
+
+type grid struct {
+	cells    *immutable.Map[uint64, []uint64]
+	oversize *immutable.SortedMap[uint64, struct{}]
+	bottoms  *immutable.SortedMap[bottomKey, struct{}]
+}
+
+func newGrid() grid {
+	return grid{
+		cells:    immutable.NewMap[uint64, []uint64](uint64Hasher),
+		oversize: immutable.NewSortedMap[uint64, struct{}](ordComparer),
+		bottoms:  immutable.NewSortedMap[bottomKey, struct{}](bottomComparer),
+	}
+}
+
+func cellKey(cx, cy int64) uint64 {
+	return uint64(uint32(int32(cx)))<<32 | uint64(uint32(int32(cy)))
+}
+
+// cellRange returns the cells a rect covers, or ok=false when the rect is
+// too big or too far out to be gridded.
+func cellRange(r Rect) (x0, y0, x1, y1 int64, ok bool) {
+	if math.IsNaN(r.X+r.Y+r.W+r.H) || math.Abs(r.X) > maxCoordinate || math.Abs(r.Y) > maxCoordinate ||
+		math.Abs(r.Right()) > maxCoordinate || math.Abs(r.Bottom()) > maxCoordinate {
+		return 0, 0, 0, 0, false
+	}
+	x0 = int64(math.Floor(r.X / cellSize))
+	y0 = int64(math.Floor(r.Y / cellSize))
+	x1 = int64(math.Floor(math.Max(r.X, r.Right()) / cellSize))
+	y1 = int64(math.Floor(math.Max(r.Y, r.Bottom()) / cellSize))
+	return x0, y0, x1, y1, true
+}
+
+func (g grid) insert(n *Node) grid {
+	r := n.Rect()
+	g.bottoms = g.bottoms.Set(bottomKey{r.Bottom(), n.Ord}, struct{}{})
+	x0, y0, x1, y1, ok := cellRange(r)
+	if !ok || (x1-x0+1)*(y1-y0+1) > maxCellsPer {
+		g.oversize = g.oversize.Set(n.Ord, struct{}{})
+		return g
+	}
+	for cx := x0; cx <= x1; cx++ {
+		for cy := y0; cy <= y1; cy++ {
+			k := cellKey(cx, cy)
+			old, _ := g.cells.Get(k)
+			next := make([]uint64, len(old), len(old)+1)
+			copy(next, old)
+			g.cells = g.cells.Set(k, append(next, n.Ord))
+		}
+	}
+	return g
+}
+
+func (g grid) remove(n *Node) grid {
+	r := n.Rect()
+	g.bottoms = g.bottoms.Delete(bottomKey{r.Bottom(), n.Ord})
+	if _, ok := g.oversize.Get(n.Ord); ok {
+		g.oversize = g.oversize.Delete(n.Ord)
+		return g
+	}
+	x0, y0, x1, y1, ok := cellRange(r)
+	if !ok {
+		return g
+	}
+	for cx := x0; cx <= x1; cx++ {
+		for cy := y0; cy <= y1; cy++ {
+			k := cellKey(cx, cy)
+			old, found := g.cells.Get(k)
+			if !found {
+				continue
+			}
+			next := make([]uint64, 0, len(old))
+			for _, o := range old {
+				if o != n.Ord {
+					next = append(next, o)
+				}
+			}
+			if len(next) == 0 {
+				g.cells = g.cells.Delete(k)
+			} else {
+				g.cells = g.cells.Set(k, next)
+			}
+		}
+	}
+	return g
+}
+
+// candidates returns the ords of nodes that may touch r, sorted ascending
+// (layout order). Callers still test real overlap. ok is false when r is too
+// large to look up cell by cell; the caller then scans every node.
+func (g grid) candidates(r Rect) (ords []uint64, ok bool) {
+	var out []uint64
+	it := g.oversize.Iterator()
+	for !it.Done() {
+		ord, _, _ := it.Next()
+		out = append(out, ord)
+	}
+	x0, y0, x1, y1, gridded := cellRange(r)
+	if !gridded || (x1-x0+1)*(y1-y0+1) > 4096 {
+		return nil, false
+	}
+	for cx := x0; cx <= x1; cx++ {
+		for cy := y0; cy <= y1; cy++ {
+			if ords, found := g.cells.Get(cellKey(cx, cy)); found {
+				out = append(out, ords...)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), true
+}
+
+// maxBottom returns the largest bottom edge of any node.
+func (g grid) maxBottom() (float64, bool) {
+	if g.bottoms.Len() == 0 {
+		return 0, false
+	}
+	it := g.bottoms.Iterator()
+	it.Last()
+	k, _, _ := it.Next()
+	return k.bottom, true
+}

@@ -1,0 +1,184 @@
+package messages
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+var boolType = reflect.TypeOf(true)
+
+// jsonKind names the JSON type of a decoded value for error messages.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case float64, json.Number:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// typeWord names a Go field type the way a JSON client thinks of it.
+func typeWord(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Struct && strings.HasPrefix(t.Name(), "Opt[") {
+		if f, ok := t.FieldByName("Value"); ok {
+			return typeWord(f.Type) + " or null"
+		}
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint64, reflect.Uint32, reflect.Uint:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "a " + t.String()
+}
+
+// DecodeInput decodes raw into the operation's typed input. Unknown keys are
+// ignored (clients of the reference send extras); a value of the wrong type is
+// a 400 that names the field; a body that is not a JSON object is a 400 too.
+func (op *Op) DecodeInput(raw json.RawMessage) (any, *Error) {
+	in := op.NewInput()
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return in, nil
+	}
+	if raw[0] != '{' {
+		return nil, InvalidJSON("invalid input for %s: the body must be a JSON object", op.Name)
+	}
+	if err := json.Unmarshal(raw, in); err != nil {
+		return nil, decodeError(op.Name, err)
+	}
+	return in, nil
+}
+
+func decodeError(opName string, err error) *Error {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
+		field := typeErr.Field
+		if field == "" {
+			field = "(body)"
+		}
+		want := "a " + typeErr.Type.String()
+		if typeErr.Type != nil {
+			want = typeWord(typeErr.Type)
+		}
+		return InvalidInput("invalid input for %s: field %q must be %s, got %s",
+			opName, field, want, typeErr.Value).With("field", field)
+	}
+	var syntaxErr *json.SyntaxError
+	if errors.As(err, &syntaxErr) {
+		return InvalidJSON("invalid input for %s: malformed JSON at byte %d: %v", opName, syntaxErr.Offset, syntaxErr)
+	}
+	return InvalidInput("invalid input for %s: %v", opName, err)
+}
+
+// fieldTypes caches json-name -> field type per input type.
+var fieldTypes sync.Map // reflect.Type -> map[string]reflect.Type
+
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	if cached, ok := fieldTypes.Load(t); ok {
+		return cached.(map[string]reflect.Type)
+	}
+	out := map[string]reflect.Type{}
+	var walk func(reflect.Type)
+	walk = func(st reflect.Type) {
+		for i := 0; i < st.NumField(); i++ {
+			f := st.Field(i)
+			if f.Anonymous && f.Type.Kind() == reflect.Struct {
+				walk(f.Type)
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			if _, taken := out[name]; !taken {
+				out[name] = f.Type
+			}
+		}
+	}
+	walk(t)
+	fieldTypes.Store(t, out)
+	return out
+}
+
+// QueryValue converts one query-string value to JSON for the field of the
+// same name: numbers and booleans are parsed (a bad one is a 400 naming the
+// field), arrays and objects may be passed as JSON text, strings stay
+// strings. Keys the input does not declare are passed through as strings.
+func (op *Op) QueryValue(key, value string) (json.RawMessage, *Error) {
+	t := reflect.TypeOf(op.NewInput()).Elem()
+	ft, ok := jsonFields(t)[key]
+	if !ok {
+		return mustJSON(value), nil
+	}
+	base := ft
+	for base.Kind() == reflect.Pointer {
+		base = base.Elem()
+	}
+	if base.Kind() == reflect.Struct && strings.HasPrefix(base.Name(), "Opt[") {
+		if value == "null" {
+			return json.RawMessage("null"), nil
+		}
+		f, _ := base.FieldByName("Value")
+		base = f.Type
+	}
+	switch base.Kind() {
+	case reflect.Bool:
+		switch strings.ToLower(value) {
+		case "true", "1", "":
+			return json.RawMessage("true"), nil
+		case "false", "0":
+			return json.RawMessage("false"), nil
+		}
+		return nil, InvalidInput("invalid input for %s: query parameter %q must be true or false, got %q", op.Name, key, value).With("field", key)
+	case reflect.Float64, reflect.Float32, reflect.Int, reflect.Int64, reflect.Uint64:
+		n, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if err != nil {
+			return nil, InvalidInput("invalid input for %s: query parameter %q must be a number, got %q", op.Name, key, value).With("field", key)
+		}
+		return mustJSON(n), nil
+	case reflect.String:
+		return mustJSON(value), nil
+	}
+	// any, slices, maps: accept JSON text, else the plain string.
+	if json.Valid([]byte(value)) {
+		trimmed := strings.TrimSpace(value)
+		if strings.HasPrefix(trimmed, "[") || strings.HasPrefix(trimmed, "{") {
+			return json.RawMessage(trimmed), nil
+		}
+	}
+	return mustJSON(value), nil
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only called with strings and finite numbers
+	}
+	return b
+}

@@ -1,0 +1,181 @@
+package messages
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Code is a stable, machine-readable error code. Codes are contract: clients
+// switch on them, while messages may be reworded between versions.
+type Code string
+
+// The error catalogue. Every error any surface renders carries one of these
+// codes; surfaces never invent their own. Keep ErrorCatalog in sync.
+const (
+	CodeBadRequest          Code = "bad-request"
+	CodeInvalidJSON         Code = "invalid-json"
+	CodeInvalidInput        Code = "invalid-input"
+	CodeNotFound            Code = "not-found"
+	CodeRouteNotFound       Code = "route-not-found"
+	CodeMethodNotAllowed    Code = "method-not-allowed"
+	CodeRevisionConflict    Code = "revision-conflict"
+	CodeIdempotencyMismatch Code = "idempotency-key-reused"
+	CodeBodyTooLarge        Code = "body-too-large"
+	CodeUnauthorized        Code = "unauthorized"
+	CodeForbiddenHost       Code = "forbidden-host"
+	CodeForbiddenOrigin     Code = "forbidden-origin"
+	CodeTimeout             Code = "timeout"
+	CodeStoreFailed         Code = "store-failed"
+	CodeUnavailable         Code = "unavailable"
+	CodeInternal            Code = "internal"
+)
+
+// ErrorSpec documents one catalogue entry.
+type ErrorSpec struct {
+	Code        Code
+	Status      int
+	Description string
+}
+
+// ErrorCatalog lists every error code with its HTTP status and meaning. It is
+// the single source for docs/http-api.md's error table and for tests.
+var ErrorCatalog = []ErrorSpec{
+	{CodeBadRequest, http.StatusBadRequest, "The request is well-formed JSON but breaks an operation rule (missing field, unknown id in a secondary reference, duplicate edge, ...)."},
+	{CodeInvalidJSON, http.StatusBadRequest, "The request body is not valid JSON, or not the JSON shape the route takes."},
+	{CodeInvalidInput, http.StatusBadRequest, "A field has the wrong type; the message names the field."},
+	{CodeNotFound, http.StatusNotFound, "The object named by the URL path does not exist."},
+	{CodeRouteNotFound, http.StatusNotFound, "No route matches the path."},
+	{CodeMethodNotAllowed, http.StatusMethodNotAllowed, "The path exists but not for this method."},
+	{CodeRevisionConflict, http.StatusConflict, "ifRevision did not match the canvas revision; the body carries the current revision."},
+	{CodeIdempotencyMismatch, http.StatusUnprocessableEntity, "An Idempotency-Key was reused for a different request."},
+	{CodeBodyTooLarge, http.StatusRequestEntityTooLarge, "The request body exceeds the server's limit."},
+	{CodeUnauthorized, http.StatusUnauthorized, "The server requires a bearer token and the request had none or a wrong one."},
+	{CodeForbiddenHost, http.StatusForbidden, "The Host header is not a name this server answers to (DNS-rebinding guard)."},
+	{CodeForbiddenOrigin, http.StatusForbidden, "A state-changing request came from a foreign browser origin (CSRF guard)."},
+	{CodeTimeout, http.StatusServiceUnavailable, "The operation did not finish before its deadline."},
+	{CodeStoreFailed, http.StatusServiceUnavailable, "The durable store failed (for example fsync); writes are refused until restart."},
+	{CodeUnavailable, http.StatusServiceUnavailable, "The server is shutting down or the canvas is not available."},
+	{CodeInternal, http.StatusInternalServerError, "An unexpected failure inside the server; the canvas state is unchanged."},
+}
+
+// Error is the one error type every operation returns. Surfaces render it as
+// HTTP status + {ok:false, error, code, ...Extra} or as an MCP isError result
+// with the same message.
+type Error struct {
+	Status  int
+	Code    Code
+	Message string
+	// Extra holds additional top-level keys of the error body, such as the
+	// current revision on a revision conflict.
+	Extra map[string]any
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// With returns a copy of e with one extra body key set.
+func (e *Error) With(key string, value any) *Error {
+	c := *e
+	c.Extra = make(map[string]any, len(e.Extra)+1)
+	for k, v := range e.Extra {
+		c.Extra[k] = v
+	}
+	c.Extra[key] = value
+	return &c
+}
+
+// Body renders the error as the JSON object every surface sends.
+func (e *Error) Body() map[string]any {
+	body := make(map[string]any, len(e.Extra)+3)
+	for k, v := range e.Extra {
+		body[k] = v
+	}
+	body["ok"] = false
+	body["error"] = e.Message
+	body["code"] = string(e.Code)
+	return body
+}
+
+func newError(status int, code Code, format string, args ...any) *Error {
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	return &Error{Status: status, Code: code, Message: msg}
+}
+
+// BadRequest reports a rule violation (400 bad-request).
+func BadRequest(format string, args ...any) *Error {
+	return newError(http.StatusBadRequest, CodeBadRequest, format, args...)
+}
+
+// InvalidInput reports a field of the wrong type or shape (400 invalid-input).
+func InvalidInput(format string, args ...any) *Error {
+	return newError(http.StatusBadRequest, CodeInvalidInput, format, args...)
+}
+
+// InvalidJSON reports an unparsable body (400 invalid-json).
+func InvalidJSON(format string, args ...any) *Error {
+	return newError(http.StatusBadRequest, CodeInvalidJSON, format, args...)
+}
+
+// NotFound reports a missing primary object (404 not-found).
+func NotFound(format string, args ...any) *Error {
+	return newError(http.StatusNotFound, CodeNotFound, format, args...)
+}
+
+// RevisionConflict reports a failed ifRevision precondition (409).
+func RevisionConflict(want, have uint64) *Error {
+	return newError(http.StatusConflict, CodeRevisionConflict,
+		"canvas is at revision %d, not %d; re-read and retry", have, want).With("revision", have)
+}
+
+// IdempotencyMismatch reports a key reused for another request (422).
+func IdempotencyMismatch(key string) *Error {
+	return newError(http.StatusUnprocessableEntity, CodeIdempotencyMismatch,
+		"Idempotency-Key %q was already used for a different request", key)
+}
+
+// Timeout reports an operation that missed its deadline (503 timeout).
+func Timeout(op string) *Error {
+	return newError(http.StatusServiceUnavailable, CodeTimeout, "%s did not finish before its deadline", op)
+}
+
+// StoreFailed reports that durable storage is broken (503 store-failed).
+func StoreFailed(cause error) *Error {
+	return newError(http.StatusServiceUnavailable, CodeStoreFailed,
+		"durable store failed, writes are refused until the server restarts: %v", cause)
+}
+
+// Unavailable reports a canvas or server that cannot take requests (503).
+func Unavailable(format string, args ...any) *Error {
+	return newError(http.StatusServiceUnavailable, CodeUnavailable, format, args...)
+}
+
+// Internal reports an unexpected failure (500 internal).
+func Internal(format string, args ...any) *Error {
+	return newError(http.StatusInternalServerError, CodeInternal, format, args...)
+}
+
+// Make returns an Error for any catalogue code with its catalogued status.
+func Make(code Code, format string, args ...any) *Error {
+	for _, spec := range ErrorCatalog {
+		if spec.Code == code {
+			return newError(spec.Status, code, format, args...)
+		}
+	}
+	return newError(http.StatusInternalServerError, CodeInternal, format, args...)
+}
+
+// AsError converts any error to *Error; unknown errors become 500 internal
+// with a generic message so internals never leak to clients.
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return Internal("Internal error processing the request.")
+}

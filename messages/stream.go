@@ -1,0 +1,77 @@
+package messages
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"weak"
+)
+
+// StreamEvent is one event of a canvas's ordered event stream.
+type StreamEvent struct {
+	// Seq is the canvas's event number (the SSE id). Snapshot frames sent
+	// on connect carry the head number instead of a new one.
+	Seq  uint64
+	Name string
+	// Data is the payload; any JSON-serialisable immutable value.
+	Data any
+
+	mu     sync.Mutex
+	cached weak.Pointer[[]byte]
+}
+
+// JSON returns the serialised payload. Concurrent subscribers share one
+// serialisation; the bytes are held weakly so a replay ring of large layout
+// frames does not pin their JSON in memory once nobody is sending them.
+func (e *StreamEvent) JSON() ([]byte, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if p := e.cached.Value(); p != nil {
+		return *p, nil
+	}
+	b, err := json.Marshal(e.Data)
+	if err != nil {
+		return nil, err
+	}
+	e.cached = weak.Make(&b)
+	return b, nil
+}
+
+// SubscribeRequest asks for a canvas's event stream.
+type SubscribeRequest struct {
+	Canvas string
+	// LastEventID is the last event the client saw (SSE Last-Event-ID);
+	// nil for a fresh connection.
+	LastEventID *uint64
+	// Session is the client's ?session= value, echoed in "connected".
+	Session string
+}
+
+// Subscription is a live event stream.
+type Subscription struct {
+	// Resumed is true when Initial replays exactly the events after
+	// LastEventID; otherwise Initial is a fresh connect burst (connected,
+	// host snapshot, full layout, pins).
+	Resumed bool
+	// Initial are the frames to send before Events.
+	Initial []*StreamEvent
+	// Events delivers new events in order. It is closed when the
+	// subscriber fell too far behind or the canvas stopped; the client then
+	// reconnects with its Last-Event-ID.
+	Events <-chan *StreamEvent
+	// Head is the event number the stream starts after.
+	Head uint64
+	// Close ends the subscription.
+	Close func()
+}
+
+// Invoker runs operations. The local implementation sends envelopes to the
+// actors of this process; the remote one forwards them to a running server.
+type Invoker interface {
+	Invoke(ctx context.Context, env *Envelope) (*Reply, error)
+}
+
+// Streamer opens canvas event streams.
+type Streamer interface {
+	Subscribe(ctx context.Context, req SubscribeRequest) (*Subscription, error)
+}

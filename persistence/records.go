@@ -1,0 +1,228 @@
+package persistence
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
+)
+
+// Key layout (one key per record; store only what changed):
+//
+//	meta/schema                      layout version
+//	canvas/<cid>/meta                revision, viewport, theme, pins, ordinals
+//	canvas/<cid>/node/<nodeId>       one node
+//	canvas/<cid>/edge/<edgeId>       one edge
+//	canvas/<cid>/ann/<annotationId>  one annotation
+//	canvas/<cid>/idem/<key>          a remembered idempotent reply (expires)
+//	canvas/<cid>/eventseq            event-number reservation (hi-lo)
+func canvasPrefix(cid string) string { return "canvas/" + cid + "/" }
+
+// MetaKey is the key of a canvas's meta record.
+func MetaKey(cid string) string { return canvasPrefix(cid) + "meta" }
+
+// NodeKey is the key of a node record.
+func NodeKey(cid, id string) string { return canvasPrefix(cid) + "node/" + id }
+
+// EdgeKey is the key of an edge record.
+func EdgeKey(cid, id string) string { return canvasPrefix(cid) + "edge/" + id }
+
+// AnnotationKey is the key of an annotation record.
+func AnnotationKey(cid, id string) string { return canvasPrefix(cid) + "ann/" + id }
+
+// IdempotencyKey is the key of a remembered idempotent reply.
+func IdempotencyKey(cid, key string) string { return canvasPrefix(cid) + "idem/" + key }
+
+// EventSeqKey is the key of the event-number reservation.
+func EventSeqKey(cid string) string { return canvasPrefix(cid) + "eventseq" }
+
+type metaRecord struct {
+	Revision  uint64          `json:"revision"`
+	Viewport  canvas.Viewport `json:"viewport"`
+	Theme     string          `json:"theme"`
+	Pins      []string        `json:"pins"`
+	NextOrd   uint64          `json:"nextOrd"`
+	Populated bool            `json:"populated"`
+}
+
+type nodeRecord struct {
+	canvas.RawNode
+	Ord uint64 `json:"ord"`
+}
+
+type edgeRecord struct {
+	canvas.WireEdge
+	Ord uint64 `json:"ord"`
+}
+
+type annotationRecord struct {
+	canvas.WireAnnotation
+	Ord uint64 `json:"ord"`
+}
+
+func encode(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("persistence: encode %T: %v", v, err)) // records are plain JSON values
+	}
+	return string(b)
+}
+
+// ChangeOps returns the writes that make the store match next after change.
+func ChangeOps(cid string, change *canvas.Change, next *canvas.State) []Op {
+	ops := make([]Op, 0, len(change.Nodes)+len(change.Edges)+len(change.Annotations)+1)
+	for _, c := range change.Nodes {
+		if c.After == nil {
+			ops = append(ops, Delete(NodeKey(cid, c.ID)))
+			continue
+		}
+		ops = append(ops, Set(NodeKey(cid, c.ID), encode(nodeRecord{canvas.Raw(c.After, false), c.After.Ord})))
+	}
+	for _, c := range change.Edges {
+		if c.After == nil {
+			ops = append(ops, Delete(EdgeKey(cid, c.ID)))
+			continue
+		}
+		ops = append(ops, Set(EdgeKey(cid, c.ID), encode(edgeRecord{canvas.WireOfEdge(c.After), c.After.Ord})))
+	}
+	for _, c := range change.Annotations {
+		if c.After == nil {
+			ops = append(ops, Delete(AnnotationKey(cid, c.ID)))
+			continue
+		}
+		ops = append(ops, Set(AnnotationKey(cid, c.ID), encode(annotationRecord{canvas.WireOfAnnotation(c.After), c.After.Ord})))
+	}
+	return append(ops, MetaOp(cid, next))
+}
+
+// MetaOp writes a canvas's meta record from state.
+func MetaOp(cid string, s *canvas.State) Op {
+	pins := s.Pins
+	if pins == nil {
+		pins = []string{}
+	}
+	return Set(MetaKey(cid), encode(metaRecord{
+		Revision: s.Revision, Viewport: s.Viewport, Theme: s.Theme, Pins: pins,
+		NextOrd: s.NextOrd, Populated: s.Populated,
+	}))
+}
+
+// StateOps writes a whole state (used when seeding or importing a canvas).
+func StateOps(cid string, s *canvas.State) []Op {
+	ch := &canvas.Change{}
+	for _, n := range s.Nodes.All() {
+		ch.Nodes = append(ch.Nodes, canvas.RecordChange[*canvas.Node]{ID: n.ID, After: n})
+	}
+	for _, e := range s.Edges.All() {
+		ch.Edges = append(ch.Edges, canvas.RecordChange[*canvas.Edge]{ID: e.ID, After: e})
+	}
+	for _, a := range s.Annotations.All() {
+		ch.Annotations = append(ch.Annotations, canvas.RecordChange[*canvas.Annotation]{ID: a.ID, After: a})
+	}
+	return ChangeOps(cid, ch, s)
+}
+
+// LoadCanvas reads a canvas. found is false for a canvas never written.
+func (s *Store) LoadCanvas(cid string) (state *canvas.State, found bool, err error) {
+	st := canvas.NewState()
+	prefix := canvasPrefix(cid)
+	var decodeErr error
+	scanErr := s.Scan(prefix, func(key, value string) bool {
+		rest := key[len(prefix):]
+		kind, id, _ := strings.Cut(rest, "/")
+		switch kind {
+		case "meta":
+			var m metaRecord
+			if decodeErr = json.Unmarshal([]byte(value), &m); decodeErr == nil {
+				found = true
+				st.Revision, st.Viewport, st.Theme = m.Revision, m.Viewport, m.Theme
+				st.Pins, st.NextOrd, st.Populated = m.Pins, m.NextOrd, m.Populated
+			}
+		case "node":
+			var r nodeRecord
+			if decodeErr = json.Unmarshal([]byte(value), &r); decodeErr == nil {
+				st.Nodes = st.Nodes.Put(nodeFromRecord(r))
+			}
+		case "edge":
+			var r edgeRecord
+			if decodeErr = json.Unmarshal([]byte(value), &r); decodeErr == nil {
+				st.Edges = st.Edges.Put(&canvas.Edge{ID: r.ID, From: r.From, To: r.To, Type: r.Type,
+					Label: r.Label, Style: r.Style, Animated: r.Animated, Ord: r.Ord})
+			}
+		case "ann":
+			var r annotationRecord
+			if decodeErr = json.Unmarshal([]byte(value), &r); decodeErr == nil {
+				b := r.Bounds
+				st.Annotations = st.Annotations.Put(&canvas.Annotation{ID: r.ID, Type: r.Type, Points: r.Points,
+					Bounds: canvas.Rect{X: b.X, Y: b.Y, W: b.Width, H: b.Height}, Color: r.Color, Width: r.Width,
+					Text: r.Text, Label: r.Label, CreatedAt: r.CreatedAt, Ord: r.Ord})
+			}
+		}
+		if decodeErr != nil {
+			decodeErr = fmt.Errorf("decode %s %q: %w", kind, id, decodeErr)
+			return false
+		}
+		return true
+	})
+	if scanErr != nil {
+		return nil, false, scanErr
+	}
+	if decodeErr != nil {
+		return nil, false, decodeErr
+	}
+	if st.Theme == "" {
+		st.Theme = canvas.Themes[0]
+	}
+	if st.Viewport.Scale == 0 {
+		st.Viewport.Scale = 1
+	}
+	return st, found, nil
+}
+
+func nodeFromRecord(r nodeRecord) *canvas.Node {
+	n := &canvas.Node{ID: r.ID, Type: r.Type, Position: r.Position, Size: r.Size, ZIndex: r.ZIndex,
+		Collapsed: r.Collapsed, Pinned: r.Pinned, Data: r.Data, Ord: r.Ord}
+	if r.DockPosition != nil {
+		n.DockPosition = *r.DockPosition
+	}
+	if n.Data == nil {
+		n.Data = map[string]any{}
+	}
+	return n
+}
+
+// Canvases lists the ids of every stored canvas.
+func (s *Store) Canvases() ([]string, error) {
+	var ids []string
+	err := s.Scan("canvas/", func(key, _ string) bool {
+		rest := strings.TrimPrefix(key, "canvas/")
+		if cid, tail, ok := strings.Cut(rest, "/"); ok && tail == "meta" {
+			ids = append(ids, cid)
+		}
+		return true
+	})
+	return ids, err
+}
+
+// ReserveEventSeq returns the first event number a canvas may use in this
+// process and durably reserves the next block of size numbers, so event ids
+// never repeat across restarts (a client's Last-Event-ID from a previous
+// process can never be mistaken for a current one).
+func (s *Store) ReserveEventSeq(cid string, size uint64) (uint64, error) {
+	v, _, err := s.Get(EventSeqKey(cid))
+	if err != nil {
+		return 0, err
+	}
+	start := uint64(0)
+	if v != "" {
+		if start, err = strconv.ParseUint(v, 10, 64); err != nil {
+			return 0, fmt.Errorf("event sequence record %q: %w", v, err)
+		}
+	}
+	if err := s.Commit([]Op{Set(EventSeqKey(cid), strconv.FormatUint(start+size, 10))}); err != nil {
+		return 0, err
+	}
+	return start, nil
+}

@@ -1,0 +1,169 @@
+// Package pmxcanvas runs a pmx-canvas server inside a Go program: the same
+// actors, store and HTTP surface the pmx-canvas binary runs.
+package pmxcanvas
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/pmxcanvas/pmx-canvas/actors"
+	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
+	"github.com/pmxcanvas/pmx-canvas/messages"
+	"github.com/pmxcanvas/pmx-canvas/persistence"
+	httpapi "github.com/pmxcanvas/pmx-canvas/surfaces/http"
+)
+
+// DefaultPort is the reference's port.
+const DefaultPort = 4313
+
+// Options configure a server.
+type Options struct {
+	// Workspace is the directory whose .pmx-canvas/ holds the store.
+	// Empty means the current directory.
+	Workspace string
+	// Host is the address to bind; empty means 127.0.0.1. A non-loopback
+	// host requires Token.
+	Host string
+	// Port to listen on; 0 picks a free port.
+	Port int
+	// NoHTTP runs the actors and store without an HTTP listener.
+	NoHTTP bool
+	// Token, when set, is required as a bearer token on every request.
+	Token string
+	// SeedDockedWidgets gives never-used canvases the reference's docked
+	// status and context widgets (the CLI server does this).
+	SeedDockedWidgets bool
+	Logger            *slog.Logger
+	// Env overrides clock and randomness (tests).
+	Env *canvas.Env
+
+	// Store tuning, for benchmarks of the durability cost.
+	NoSync   bool
+	MaxBatch int
+	// SyncHook injects fsync faults (tests).
+	SyncHook func() error
+}
+
+// Server is a running pmx-canvas.
+type Server struct {
+	Workspace string
+	store     *persistence.Store
+	system    *actors.System
+	http      *httpapi.Server
+	listener  net.Listener
+	served    chan error
+	log       *slog.Logger
+}
+
+// Start opens the workspace store, starts the actors and, unless NoHTTP,
+// listens for HTTP.
+func Start(opts Options) (*Server, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	ws := opts.Workspace
+	if ws == "" {
+		ws = "."
+	}
+	ws, err := filepath.Abs(ws)
+	if err != nil {
+		return nil, err
+	}
+	host := opts.Host
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if !opts.NoHTTP && !httpapi.IsLoopback(host) && opts.Token == "" {
+		return nil, fmt.Errorf("binding %s exposes the canvas beyond this machine: set a token (--token or PMX_CANVAS_TOKEN)", host)
+	}
+	var ln net.Listener
+	if !opts.NoHTTP {
+		ln, err = net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(opts.Port)))
+		if err != nil {
+			return nil, fmt.Errorf("listen on %s:%d: %w", host, opts.Port, err)
+		}
+	}
+	store, err := persistence.Open(ws, persistence.Options{Logger: opts.Logger, NoSync: opts.NoSync, SyncHook: opts.SyncHook})
+	if err != nil {
+		if ln != nil {
+			_ = ln.Close()
+		}
+		return nil, err
+	}
+	sys, err := actors.Start(actors.Config{
+		Store: store, Logger: opts.Logger, Env: opts.Env,
+		SeedDockedWidgets: opts.SeedDockedWidgets, MaxBatch: opts.MaxBatch,
+	})
+	if err != nil {
+		_ = store.Close()
+		if ln != nil {
+			_ = ln.Close()
+		}
+		return nil, err
+	}
+	s := &Server{Workspace: ws, store: store, system: sys, log: opts.Logger}
+	if ln != nil {
+		s.listener = ln
+		s.http = httpapi.New(httpapi.Options{
+			Invoker: sys, Streamer: sys, Workspace: ws, Version: messages.Version,
+			Host: host, Token: opts.Token, Logger: opts.Logger,
+		})
+		s.served = make(chan error, 1)
+		go func() { s.served <- s.http.Serve(ln) }()
+	}
+	return s, nil
+}
+
+// Addr returns the HTTP listen address, or nil without HTTP.
+func (s *Server) Addr() net.Addr {
+	if s.listener == nil {
+		return nil
+	}
+	return s.listener.Addr()
+}
+
+// URL returns the base URL of the HTTP surface ("" without HTTP).
+func (s *Server) URL() string {
+	if s.listener == nil {
+		return ""
+	}
+	return "http://" + s.listener.Addr().String()
+}
+
+// Invoker runs operations in process.
+func (s *Server) Invoker() messages.Invoker { return s.system }
+
+// Streamer opens event streams in process.
+func (s *Server) Streamer() messages.Streamer { return s.system }
+
+// System returns the actor system (tests and diagnostics).
+func (s *Server) System() *actors.System { return s.system }
+
+// HTTP returns the HTTP surface, or nil.
+func (s *Server) HTTP() *httpapi.Server { return s.http }
+
+// Done is closed with the HTTP serve error when the listener stops.
+func (s *Server) Done() <-chan error { return s.served }
+
+// Close shuts down in order: stop taking requests and let in-flight ones
+// finish (their writes commit), drain the actors, flush and close the store.
+func (s *Server) Close(ctx context.Context) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 15*time.Second)
+		defer cancel()
+	}
+	var errs []error
+	if s.http != nil {
+		errs = append(errs, s.http.Shutdown(ctx))
+	}
+	errs = append(errs, s.system.Shutdown(ctx), s.store.Close())
+	return errors.Join(errs...)
+}

@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pmxcanvas/pmx-canvas/messages"
+	"github.com/pmxcanvas/pmx-canvas/pmxcanvas"
+)
+
+type serveOptions struct {
+	port      int
+	host      string
+	workspace string
+	token     string
+	noOpen    bool
+	logLevel  string
+}
+
+func addServeFlags(cmd *cobra.Command, o *serveOptions) {
+	f := cmd.Flags()
+	f.IntVar(&o.port, "port", 0, "port to listen on (env PMX_CANVAS_PORT, alias PMX_WEB_CANVAS_PORT; default 4313)")
+	f.StringVar(&o.host, "host", "127.0.0.1", "address to bind; anything but loopback requires --token")
+	f.StringVar(&o.workspace, "workspace", "", "workspace directory holding .pmx-canvas/ (default: current directory)")
+	f.StringVar(&o.token, "token", "", "bearer token every request must carry (env PMX_CANVAS_TOKEN)")
+	f.BoolVar(&o.noOpen, "no-open", false, "do not open a browser at start")
+	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error (logs go to stderr)")
+}
+
+func newServeCommand(stderr io.Writer) *cobra.Command {
+	o := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the canvas server in the foreground",
+		Example: `  pmx-canvas serve --port 4313
+  pmx-canvas serve --workspace ./project --no-open
+  pmx-canvas serve --host 0.0.0.0 --token "$(openssl rand -hex 16)"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, o, stderr) },
+	}
+	addServeFlags(cmd, o)
+	return cmd
+}
+
+// resolvePort applies the one rule every surface uses: the --port flag, then
+// PMX_CANVAS_PORT, then the reference's PMX_WEB_CANVAS_PORT, then 4313.
+func resolvePort(cmd *cobra.Command, flag int) (int, error) {
+	if cmd.Flags().Changed("port") {
+		return flag, nil
+	}
+	if v := envOr("PMX_CANVAS_PORT", "PMX_WEB_CANVAS_PORT"); v != "" {
+		p, err := strconv.Atoi(v)
+		if err != nil || p < 0 || p > 65535 {
+			return 0, fmt.Errorf("PMX_CANVAS_PORT %q is not a port number", v)
+		}
+		return p, nil
+	}
+	return pmxcanvas.DefaultPort, nil
+}
+
+func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
+	port, err := resolvePort(cmd, o.port)
+	if err != nil {
+		return err
+	}
+	token := o.token
+	if token == "" {
+		token = os.Getenv("PMX_CANVAS_TOKEN")
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
+		return fmt.Errorf("--log-level: %w", err)
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	srv, err := pmxcanvas.Start(pmxcanvas.Options{
+		Workspace: o.workspace, Host: o.host, Port: port, Token: token,
+		SeedDockedWidgets: true, Logger: logger,
+	})
+	if err != nil {
+		return fmt.Errorf("failed to start PMX Canvas: %w", err)
+	}
+	url := "http://localhost:" + strconv.Itoa(srv.Addr().(*net.TCPAddr).Port)
+	printBanner(stderr, url, srv.Workspace)
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var serveErr error
+	select {
+	case sig := <-sigs:
+		if sig == os.Interrupt {
+			fmt.Fprintln(stderr, "\nShutting down...")
+		}
+	case serveErr = <-srv.Done():
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Close(ctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if serveErr != nil && !errors.Is(serveErr, context.Canceled) {
+		return serveErr
+	}
+	return nil
+}
+
+func printBanner(w io.Writer, url, workspace string) {
+	fmt.Fprintf(w, `
+  PMX Canvas %s running at %s
+  Health: %s/health
+  Workspace: %s
+
+  Agent CLI:
+    curl -s %s/api/canvas/state
+    curl -s -X POST %s/api/canvas/node -d '{"type":"markdown","title":"Hello"}'
+
+  Press Ctrl+C to stop
+
+`, messages.Version, url, url, workspace, url, url)
+}

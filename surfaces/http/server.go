@@ -1,0 +1,192 @@
+// Package httpapi is the HTTP + SSE surface of pmx-canvas (folder
+// surfaces/http). Its operation routes are generated from messages.Catalog:
+// each route builds an envelope from query, body and path parameters and
+// hands it to an Invoker, so HTTP can never drift from MCP or the CLI.
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/pmxcanvas/pmx-canvas/messages"
+)
+
+// Options configure the HTTP surface.
+type Options struct {
+	Invoker  messages.Invoker
+	Streamer messages.Streamer
+	// Workspace is reported by /health.
+	Workspace string
+	Version   string
+	// Host is the address the server binds; it joins the loopback names
+	// in the Host allow-list.
+	Host string
+	// Token, when set, is required as a bearer token on every request.
+	Token string
+	// BodyLimit caps request bodies (bytes). 0 means 32 MiB.
+	BodyLimit int
+	// PingInterval is the SSE heartbeat. 0 means 8s (the reference's).
+	PingInterval time.Duration
+	// RequestTimeout bounds one operation. 0 means 30s.
+	RequestTimeout time.Duration
+	Logger         *slog.Logger
+}
+
+// DefaultBodyLimit is the request body cap when Options.BodyLimit is 0.
+const DefaultBodyLimit = 32 << 20
+
+// Server is the HTTP surface.
+type Server struct {
+	opts     Options
+	app      *fiber.App
+	closing  chan struct{}
+	closeOne sync.Once
+	streams  sync.WaitGroup
+}
+
+// New builds the Fiber app with every route.
+func New(opts Options) *Server {
+	if opts.BodyLimit <= 0 {
+		opts.BodyLimit = DefaultBodyLimit
+	}
+	if opts.PingInterval <= 0 {
+		opts.PingInterval = 8 * time.Second
+	}
+	if opts.RequestTimeout <= 0 {
+		opts.RequestTimeout = 30 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	s := &Server{opts: opts, closing: make(chan struct{})}
+	s.app = fiber.New(fiber.Config{
+		AppName:               "pmx-canvas",
+		DisableStartupMessage: true,
+		Immutable:             true,
+		BodyLimit:             opts.BodyLimit,
+		ReadTimeout:           60 * time.Second,
+		IdleTimeout:           120 * time.Second,
+		ErrorHandler:          s.errorHandler,
+	})
+	s.routes()
+	return s
+}
+
+// App exposes the Fiber app (tests drive it with app.Test).
+func (s *Server) App() *fiber.App { return s.app }
+
+// Serve accepts connections on ln until Shutdown.
+func (s *Server) Serve(ln net.Listener) error {
+	err := s.app.Listener(ln)
+	if errors.Is(err, net.ErrClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown ends event streams, stops accepting connections and waits for
+// in-flight requests, so every write that started gets its reply.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.closeOne.Do(func() { close(s.closing) })
+	return s.app.ShutdownWithContext(ctx)
+}
+
+func (s *Server) routes() {
+	s.app.Use(s.recoverPanics)
+	s.app.Use(s.guard)
+	s.app.All("/health", s.health)
+	s.app.Get("/api/workbench/events", s.events)
+	for _, op := range messages.Catalog {
+		for _, r := range op.HTTP {
+			s.app.Add(r.Method, r.Path, s.operation(op))
+		}
+	}
+	s.app.Use(func(c *fiber.Ctx) error {
+		return writeError(c, messages.Make(messages.CodeRouteNotFound, "Not found: %s %s", c.Method(), c.Path()))
+	})
+}
+
+func (s *Server) health(c *fiber.Ctx) error {
+	return writeJSON(c, fiber.StatusOK, map[string]any{"ok": true, "workspace": s.opts.Workspace, "version": s.opts.Version})
+}
+
+// operation returns the handler of one catalog operation.
+func (s *Server) operation(op *messages.Op) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		env, err := s.envelope(c, op)
+		if err != nil {
+			return writeError(c, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), s.opts.RequestTimeout)
+		defer cancel()
+		env.Deadline = time.Now().Add(s.opts.RequestTimeout)
+		reply, ierr := s.opts.Invoker.Invoke(ctx, env)
+		if ierr != nil {
+			return writeError(c, messages.AsError(ierr))
+		}
+		c.Set("X-PMX-Revision", strconv.FormatUint(reply.Revision, 10))
+		return writeJSON(c, reply.StatusCode(), reply.Body)
+	}
+}
+
+// recoverPanics turns a panic in a handler into a 500 with the error body.
+func (s *Server) recoverPanics(c *fiber.Ctx) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.opts.Logger.Error("http handler panicked", "path", c.Path(), "panic", r)
+			err = writeError(c, messages.Internal("Internal server error."))
+		}
+	}()
+	return c.Next()
+}
+
+func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		switch fe.Code {
+		case fiber.StatusRequestEntityTooLarge:
+			return writeError(c, messages.Make(messages.CodeBodyTooLarge, "request body exceeds the %d-byte limit", s.opts.BodyLimit))
+		case fiber.StatusNotFound:
+			return writeError(c, messages.Make(messages.CodeRouteNotFound, "Not found: %s %s", c.Method(), c.Path()))
+		case fiber.StatusMethodNotAllowed:
+			return writeError(c, messages.Make(messages.CodeMethodNotAllowed, "%s is not allowed on %s", c.Method(), c.Path()))
+		}
+		e := messages.BadRequest("%s", fe.Message)
+		e.Status = fe.Code
+		return writeError(c, e)
+	}
+	return writeError(c, messages.AsError(err))
+}
+
+// writeJSON sends body as compact JSON. HTML characters are not escaped, so
+// payloads read the same as the reference's.
+func writeJSON(c *fiber.Ctx, status int, body any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(body); err != nil {
+		return writeError(c, messages.Internal("encode response: %v", err))
+	}
+	out := buf.Bytes()
+	out = out[:len(out)-1] // Encode adds a newline
+	c.Set(fiber.HeaderContentType, "application/json; charset=utf-8")
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.Status(status).Send(out)
+}
+
+func writeError(c *fiber.Ctx, e *messages.Error) error {
+	if e.Status == fiber.StatusMethodNotAllowed {
+		c.Set(fiber.HeaderAllow, "GET, POST, PATCH, DELETE")
+	}
+	return writeJSON(c, e.Status, e.Body())
+}
