@@ -196,13 +196,13 @@ type LayoutGetInput struct {
 
 // EdgeAddInput is the input of edge.add (POST /api/canvas/edge).
 type EdgeAddInput struct {
-	Type       string  `json:"type"`
-	From       *string `json:"from"`
-	FromSearch *string `json:"fromSearch"`
-	To         *string `json:"to"`
-	ToSearch   *string `json:"toSearch"`
-	Label      *string `json:"label"`
-	Style      *string `json:"style"`
+	Type       string     `json:"type"`
+	From       *string    `json:"from"`
+	FromSearch *string    `json:"fromSearch"`
+	To         *string    `json:"to"`
+	ToSearch   *string    `json:"toSearch"`
+	Label      *string    `json:"label"`
+	Style      *string    `json:"style"`
 	Animated   *LooseBool `json:"animated"`
 }
 

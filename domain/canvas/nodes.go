@@ -472,4 +472,3 @@ func RemoveNode(tx *Tx, id string) *messages.Error {
 	tx.EmitLayout()
 	return nil
 }
-

@@ -189,7 +189,9 @@ func (s AnnotationSet) Put(a *Annotation) AnnotationSet {
 }
 
 // Delete removes the annotation with id.
-func (s AnnotationSet) Delete(id string) AnnotationSet { return AnnotationSet{items: s.items.delete(id)} }
+func (s AnnotationSet) Delete(id string) AnnotationSet {
+	return AnnotationSet{items: s.items.delete(id)}
+}
 
 // State is one canvas at one revision. It is a value of persistent parts:
 // copying it is cheap and a published *State is never changed, so readers
