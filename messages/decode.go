@@ -78,7 +78,7 @@ func (op *Op) DecodeInput(raw json.RawMessage) (any, *Error) {
 func decodeError(opName string, err error) *Error {
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) {
-		field := typeErr.Field
+		field := jsonPath(typeErr.Field)
 		if field == "" {
 			field = "(body)"
 		}
@@ -94,6 +94,20 @@ func decodeError(opName string, err error) *Error {
 		return InvalidJSON("invalid input for %s: malformed JSON at byte %d: %v", opName, syntaxErr.Offset, syntaxErr)
 	}
 	return InvalidInput("invalid input for %s: %v", opName, err)
+}
+
+// jsonPath drops the names of embedded Go structs (capitalised segments)
+// from a decoder field path, leaving the JSON path a client sent.
+func jsonPath(field string) string {
+	parts := strings.Split(field, ".")
+	out := parts[:0]
+	for _, p := range parts {
+		if p != "" && p[0] >= 'A' && p[0] <= 'Z' {
+			continue
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, ".")
 }
 
 // fieldTypes caches json-name -> field type per input type.

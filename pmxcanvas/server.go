@@ -37,6 +37,10 @@ type Options struct {
 	NoHTTP bool
 	// Token, when set, is required as a bearer token on every request.
 	Token string
+	// BodyLimit caps HTTP request bodies in bytes (0: 32 MiB).
+	BodyLimit int
+	// SSEPing is the event-stream heartbeat (0: 8s).
+	SSEPing time.Duration
 	// SeedDockedWidgets gives never-used canvases the reference's docked
 	// status and context widgets (the CLI server does this).
 	SeedDockedWidgets bool
@@ -113,7 +117,8 @@ func Start(opts Options) (*Server, error) {
 		s.listener = ln
 		s.http = httpapi.New(httpapi.Options{
 			Invoker: sys, Streamer: sys, Workspace: ws, Version: messages.Version,
-			Host: host, Token: opts.Token, Logger: opts.Logger,
+			Host: host, Token: opts.Token, Logger: opts.Logger, BodyLimit: opts.BodyLimit,
+			PingInterval: opts.SSEPing,
 		})
 		s.served = make(chan error, 1)
 		go func() { s.served <- s.http.Serve(ln) }()

@@ -26,6 +26,8 @@ type serveOptions struct {
 	token     string
 	noOpen    bool
 	logLevel  string
+	maxBody   int
+	ssePing   time.Duration
 }
 
 func addServeFlags(cmd *cobra.Command, o *serveOptions) {
@@ -36,6 +38,9 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	f.StringVar(&o.token, "token", "", "bearer token every request must carry (env PMX_CANVAS_TOKEN)")
 	f.BoolVar(&o.noOpen, "no-open", false, "do not open a browser at start")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error (logs go to stderr)")
+	f.IntVar(&o.maxBody, "max-body", 32<<20, "largest request body accepted, in bytes")
+	f.DurationVar(&o.ssePing, "sse-ping", 8*time.Second, "interval of SSE ping frames")
+	_ = f.MarkHidden("sse-ping")
 }
 
 func newServeCommand(stderr io.Writer) *cobra.Command {
@@ -85,7 +90,8 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := pmxcanvas.Start(pmxcanvas.Options{
 		Workspace: o.workspace, Host: o.host, Port: port, Token: token,
-		SeedDockedWidgets: true, Logger: logger,
+		SeedDockedWidgets: true, Logger: logger, BodyLimit: o.maxBody,
+		SSEPing: o.ssePing,
 	})
 	if err != nil {
 		return fmt.Errorf("failed to start PMX Canvas: %w", err)

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestEventStreamFramingAndConnectBurst(t *testing.T) {
+	p := startServer(t, "", "--sse-ping", "300ms")
+	s := p.openStream("?session=abc")
+	if h := s.res.Header; h.Get("Cache-Control") != "no-cache, no-store, must-revalidate" || h.Get("X-Accel-Buffering") != "no" {
+		t.Fatalf("stream headers %v", h)
+	}
+	want := []string{"connected", "mcp-app-host-snapshot", "canvas-layout-update", "context-pins-changed"}
+	var head string
+	for i, name := range want {
+		f := s.next(t)
+		if f.event != name {
+			t.Fatalf("frame %d is %q, want %q", i, f.event, name)
+		}
+		if i == 0 {
+			head = f.id
+			if f.data["continuity"] != "rotated" || f.data["requestedSessionId"] != "abc" || !strings.HasPrefix(f.data["sessionId"].(string), "pmx-") {
+				t.Fatalf("connected payload %v", f.data)
+			}
+		}
+		if f.id != head {
+			t.Fatalf("connect-burst frames carry the head event number %s, got %s", head, f.id)
+		}
+		if name == "canvas-layout-update" {
+			nodes := f.data["layout"].(map[string]any)["nodes"].([]any)
+			if len(nodes) != 2 {
+				t.Fatalf("connect layout has %d nodes", len(nodes))
+			}
+			if _, derived := nodes[0].(map[string]any)["kind"]; derived {
+				t.Fatal("SSE layout frames carry raw nodes")
+			}
+		}
+	}
+	// Pings arrive on the configured interval with ts and sessionId.
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case f := <-s.frames:
+			if f.event == "ping" {
+				if _, ok := f.data["ts"].(float64); !ok || f.id != head {
+					t.Fatalf("ping %v id %s", f.data, f.id)
+				}
+				return
+			}
+			t.Fatalf("unexpected frame %s", f.event)
+		case <-deadline:
+			t.Fatal("no ping")
+		}
+	}
+}
+
+func TestOneLayoutFramePerMutationAndNoneForReads(t *testing.T) {
+	p := startServer(t, "")
+	s := p.openStream("")
+	for i := 0; i < 4; i++ {
+		s.next(t) // connect burst
+	}
+	a := p.addNode(`{"type":"markdown","title":"A"}`)
+	b := p.addNode(`{"type":"markdown","title":"B"}`)
+	p.must(200, "POST", "/api/canvas/edge", fmt.Sprintf(`{"from":%q,"to":%q,"type":"flow"}`, a, b))
+	p.must(200, "PATCH", "/api/canvas/node/"+a, `{"x":1,"y":2}`)
+	p.must(200, "DELETE", "/api/canvas/node/"+b, nil)
+	// Reads and failed writes emit nothing.
+	p.state("")
+	p.must(200, "GET", "/api/canvas/node/"+a, nil)
+	p.must(400, "POST", "/api/canvas/node", `{}`)
+	p.must(404, "DELETE", "/api/canvas/node/nope", nil)
+
+	var prev uint64
+	for i := 0; i < 5; i++ {
+		f := s.next(t)
+		if f.event != "canvas-layout-update" {
+			t.Fatalf("frame %d: %s", i, f.event)
+		}
+		id, _ := strconv.ParseUint(f.id, 10, 64)
+		if i > 0 && id != prev+1 {
+			t.Fatalf("event ids must be consecutive: %d after %d", id, prev)
+		}
+		prev = id
+		if f.data["sessionId"] == nil || f.data["timestamp"] == nil || f.data["revision"] == nil {
+			t.Fatalf("payload envelope: %v", f.data)
+		}
+	}
+	s.quiet(t, 300*time.Millisecond)
+}
+
+func TestResumeWithLastEventID(t *testing.T) {
+	p := startServer(t, "")
+	s := p.openStream("")
+	for i := 0; i < 4; i++ {
+		s.next(t)
+	}
+	p.addNode(`{"type":"markdown","title":"one"}`)
+	seen := s.next(t)
+	s.close() // the connection drops
+	p.addNode(`{"type":"markdown","title":"two"}`)
+	p.addNode(`{"type":"markdown","title":"three"}`)
+
+	r := p.openStream("", "Last-Event-ID", seen.id)
+	c := r.next(t)
+	if c.event != "connected" || c.data["resumed"] != true || c.data["replayed"] != 2.0 || c.id != seen.id {
+		t.Fatalf("resume connected frame: id=%s %v", c.id, c.data)
+	}
+	last := seen.id
+	for _, title := range []string{"two", "three"} {
+		f := r.next(t)
+		n, _ := strconv.Atoi(f.id)
+		l, _ := strconv.Atoi(last)
+		if f.event != "canvas-layout-update" || n != l+1 {
+			t.Fatalf("replayed %s id %s after %s", f.event, f.id, last)
+		}
+		nodes := f.data["layout"].(map[string]any)["nodes"].([]any)
+		if got := nodes[len(nodes)-1].(map[string]any)["data"].(map[string]any)["title"]; got != title {
+			t.Fatalf("replayed frame shows %v, want %q", got, title)
+		}
+		last = f.id
+	}
+	// Live events continue after the replay.
+	p.addNode(`{"type":"markdown","title":"four"}`)
+	if f := r.next(t); f.event != "canvas-layout-update" {
+		t.Fatalf("live after replay: %s", f.event)
+	}
+
+	// An id the server never issued (or one that fell out of the ring)
+	// gets a fresh connect burst with the full layout.
+	q := p.openStream("?lastEventId=99999999999")
+	if c := q.next(t); c.data["resumed"] != false {
+		t.Fatalf("unknown id resumed: %v", c.data)
+	}
+	if f := q.next(t); f.event != "mcp-app-host-snapshot" {
+		t.Fatalf("fresh burst: %s", f.event)
+	}
+	if f := q.next(t); f.event != "canvas-layout-update" || len(f.data["layout"].(map[string]any)["nodes"].([]any)) != 6 {
+		t.Fatalf("fresh layout: %v", f.data)
+	}
+}
+
+func TestStreamTooFarBehindGetsFreshLayout(t *testing.T) {
+	p := startServer(t, "")
+	s := p.openStream("")
+	first := s.next(t)
+	for i := 0; i < 1100; i++ { // more than the 1024-event replay ring
+		p.must(200, "POST", "/api/canvas/node", `{"type":"status","x":0,"y":0}`)
+	}
+	r := p.openStream("", "Last-Event-ID", first.id)
+	if c := r.next(t); c.data["resumed"] != false {
+		t.Fatalf("a client past the ring cannot resume: %v", c.data)
+	}
+	r.next(t)
+	if f := r.next(t); f.event != "canvas-layout-update" || len(f.data["layout"].(map[string]any)["nodes"].([]any)) != 1102 {
+		t.Fatalf("fresh layout frame: %s", f.event)
+	}
+}
