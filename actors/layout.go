@@ -143,8 +143,11 @@ func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 		return
 	}
 	next, change, events := tx.Commit()
-	if m, isMap := body.(map[string]any); isMap {
-		m["revision"] = next.Revision
+	switch b := body.(type) {
+	case map[string]any:
+		b["revision"] = next.Revision
+	case interface{ SetRevision(uint64) }:
+		b.SetRevision(next.Revision)
 	}
 	reply := &messages.Reply{Body: body, Revision: next.Revision}
 	ops := persistence.ChangeOps(a.ref.id, change, next)
@@ -250,6 +253,11 @@ func fingerprint(env *messages.Envelope) string {
 	input := []byte(env.Input)
 	var v any
 	if json.Unmarshal(input, &v) == nil {
+		if m, ok := v.(map[string]any); ok {
+			delete(m, messages.MetaAgentID)
+			delete(m, messages.MetaIfRevision)
+			delete(m, messages.MetaCanvas)
+		}
 		if canon, err := json.Marshal(v); err == nil {
 			input = canon
 		}

@@ -326,3 +326,39 @@ func (s *sseStream) quiet(t *testing.T, d time.Duration) {
 }
 
 func (s *sseStream) close() { _ = s.res.Body.Close() }
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return strings.TrimPrefix(ln.Addr().String(), "127.0.0.1:")
+}
+
+// runUntilHealthy starts cmd and waits until url/health answers.
+func runUntilHealthy(t *testing.T, cmd *exec.Cmd, url, ws string) *proc {
+	t.Helper()
+	stderr := &syncBuffer{}
+	cmd.Stderr, cmd.Stdout = stderr, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{t: t, cmd: cmd, url: url, ws: ws, stderr: stderr, exited: make(chan error, 1)}
+	go func() { p.exited <- cmd.Wait() }()
+	t.Cleanup(p.kill)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if res, err := http.Get(url + "/health"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return p
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not healthy: %s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"net/url"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -309,4 +311,24 @@ func TestCanvasIsolationOverHTTP(t *testing.T) {
 		t.Fatalf("main canvas has %d nodes", n)
 	}
 	p.must(400, "GET", "/api/canvas/state?canvas=../etc", nil)
+}
+
+// The reference's bare form "pmx-canvas --no-open --port=N" runs the server
+// with the current directory as the workspace.
+func TestBareFormAndPortEnv(t *testing.T) {
+	ws := t.TempDir()
+	port := freePort(t)
+	cmd := exec.Command(binary, "--no-open", "--port="+port)
+	cmd.Dir = ws
+	p := runUntilHealthy(t, cmd, "http://127.0.0.1:"+port, ws)
+	if r := p.must(200, "GET", "/health", nil); r.str("workspace") != ws {
+		t.Fatalf("bare form workspace %q, want %q", r.str("workspace"), ws)
+	}
+	p.stop()
+
+	port = freePort(t)
+	cmd = exec.Command(binary, "serve", "--workspace", ws)
+	cmd.Env = append(os.Environ(), "PMX_WEB_CANVAS_PORT="+port)
+	q := runUntilHealthy(t, cmd, "http://127.0.0.1:"+port, ws)
+	q.must(200, "GET", "/health", nil)
 }

@@ -34,20 +34,31 @@ func FindOpenPosition(nodes NodeSet, w, h float64) Point {
 		return right
 	}
 
+	// Row scan: one index query per row gives every node that can block
+	// a candidate in that row; jumping past a blocker's right edge never
+	// skips a free spot, so the scan finds the leftmost free x.
 	y := PlacementOriginY
 	for row := 0; row < placementMaxRows; row++ {
+		band := Rect{X: PlacementOriginX, Y: y, W: PlacementRowLimit - PlacementOriginX, H: h}
+		inBand := nodes.Overlapping(band, PlacementGap)
 		x := PlacementOriginX
 		for x+w < PlacementRowLimit {
-			b := firstBlocker(nodes, Rect{x, y, w, h})
-			if b == nil {
+			cand := Rect{x, y, w, h}
+			var blocker *Node
+			for _, n := range inBand {
+				if cand.OverlapsWithGap(n.Rect(), PlacementGap) {
+					blocker = n
+					break
+				}
+			}
+			if blocker == nil {
 				return Point{X: x, Y: y}
 			}
-			x = b.Position.X + b.Size.Width + PlacementGap
+			x = blocker.Position.X + blocker.Size.Width + PlacementGap
 		}
 		// Next row: below every node that reaches into this band.
 		next := y
-		band := Rect{X: PlacementOriginX, Y: y, W: PlacementRowLimit - PlacementOriginX, H: h}
-		for _, n := range nodes.Overlapping(band, PlacementGap) {
+		for _, n := range inBand {
 			if n.Position.Y <= y+h+PlacementGap && n.Position.Y+n.Size.Height+PlacementGap > y {
 				next = math.Max(next, n.Position.Y+n.Size.Height)
 			}

@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/url"
+	"sort"
+	"strconv"
 )
 
 // RawNode is the stored node shape, as SSE canvas-layout-update frames carry it.
@@ -322,26 +324,60 @@ func pinSet(pins []string) map[string]bool {
 	return m
 }
 
-// NodeResponse is the reply of node create/update:
-// {ok:true, node:<wire>, ...<wire fields>, nodeId}.
-func NodeResponse(n *Node, contextPinned bool, extras map[string]any) map[string]any {
-	w := Wire(n, contextPinned, ReadOptions{})
-	out := wireMap(w)
-	out["ok"] = true
-	out["node"] = w
-	out["nodeId"] = n.ID
-	for k, v := range extras {
-		out[k] = v
-	}
-	return out
+// NodeReply is the reply of node create and update:
+// {ok:true, node:<wire>, ...<wire fields>, nodeId, ...extras, revision}.
+// It renders the wire node once and splices it twice.
+type NodeReply struct {
+	Node     WireNode
+	Extras   map[string]any
+	Revision uint64
 }
 
-// wireMap flattens a WireNode into a map (for spreading into responses).
-func wireMap(w WireNode) map[string]any {
-	return map[string]any{
-		"id": w.ID, "type": w.Type, "position": w.Position, "size": w.Size, "zIndex": w.ZIndex,
-		"collapsed": w.Collapsed, "pinned": w.Pinned, "dockPosition": w.DockPosition, "data": w.Data,
-		"kind": w.Kind, "title": w.Title, "content": w.Content, "path": w.Path, "url": w.URL,
-		"surfaceUrl": w.SurfaceURL, "provenance": w.Provenance,
+// NodeResponse builds the reply for n.
+func NodeResponse(n *Node, contextPinned bool, extras map[string]any) *NodeReply {
+	return &NodeReply{Node: Wire(n, contextPinned, ReadOptions{}), Extras: extras}
+}
+
+// SetRevision records the revision the write produced.
+func (r *NodeReply) SetRevision(rev uint64) { r.Revision = rev }
+
+// MarshalJSON renders the reply with the reference's key order.
+func (r *NodeReply) MarshalJSON() ([]byte, error) {
+	node, err := json.Marshal(r.Node)
+	if err != nil {
+		return nil, err
 	}
+	id, _ := json.Marshal(r.Node.ID)
+	var b bytes.Buffer
+	b.Grow(2*len(node) + 64)
+	b.WriteString(`{"ok":true,"node":`)
+	b.Write(node)
+	b.WriteByte(',')
+	b.Write(node[1 : len(node)-1])
+	b.WriteString(`,"nodeId":`)
+	b.Write(id)
+	if len(r.Extras) > 0 {
+		keys := make([]string, 0, len(r.Extras))
+		for k := range r.Extras {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			kj, _ := json.Marshal(k)
+			vj, err := json.Marshal(r.Extras[k])
+			if err != nil {
+				return nil, err
+			}
+			b.WriteByte(',')
+			b.Write(kj)
+			b.WriteByte(':')
+			b.Write(vj)
+		}
+	}
+	if r.Revision > 0 {
+		b.WriteString(`,"revision":`)
+		b.WriteString(strconv.FormatUint(r.Revision, 10))
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }

@@ -1,6 +1,7 @@
 package canvas
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -9,7 +10,7 @@ import (
 
 // The spatial index answers "which nodes overlap this box" without scanning
 // every node, so auto-placement stays fast as a canvas grows. It is a
-// persistent uniform grid: each cell lists the ords of the nodes touching it.
+// persistent uniform grid: each cell lists the nodes touching it.
 // Nodes that are huge or far out go to a small "oversize" set that every
 // query scans, which bounds the cells a single node can occupy.
 const (
@@ -45,15 +46,15 @@ func (bottomKeyComparer) Compare(a, b bottomKey) int {
 }
 
 type grid struct {
-	cells    *immutable.Map[uint64, []uint64]
-	oversize *immutable.SortedMap[uint64, struct{}]
+	cells    *immutable.Map[uint64, []*Node]
+	oversize *immutable.SortedMap[uint64, *Node]
 	bottoms  *immutable.SortedMap[bottomKey, struct{}]
 }
 
 func newGrid() grid {
 	return grid{
-		cells:    immutable.NewMap[uint64, []uint64](uint64Hasher),
-		oversize: immutable.NewSortedMap[uint64, struct{}](ordComparer),
+		cells:    immutable.NewMap[uint64, []*Node](uint64Hasher),
+		oversize: immutable.NewSortedMap[uint64, *Node](ordComparer),
 		bottoms:  immutable.NewSortedMap[bottomKey, struct{}](bottomComparer),
 	}
 }
@@ -81,16 +82,16 @@ func (g grid) insert(n *Node) grid {
 	g.bottoms = g.bottoms.Set(bottomKey{r.Bottom(), n.Ord}, struct{}{})
 	x0, y0, x1, y1, ok := cellRange(r)
 	if !ok || (x1-x0+1)*(y1-y0+1) > maxCellsPer {
-		g.oversize = g.oversize.Set(n.Ord, struct{}{})
+		g.oversize = g.oversize.Set(n.Ord, n)
 		return g
 	}
 	for cx := x0; cx <= x1; cx++ {
 		for cy := y0; cy <= y1; cy++ {
 			k := cellKey(cx, cy)
 			old, _ := g.cells.Get(k)
-			next := make([]uint64, len(old), len(old)+1)
+			next := make([]*Node, len(old), len(old)+1)
 			copy(next, old)
-			g.cells = g.cells.Set(k, append(next, n.Ord))
+			g.cells = g.cells.Set(k, append(next, n))
 		}
 	}
 	return g
@@ -114,9 +115,9 @@ func (g grid) remove(n *Node) grid {
 			if !found {
 				continue
 			}
-			next := make([]uint64, 0, len(old))
+			next := make([]*Node, 0, len(old))
 			for _, o := range old {
-				if o != n.Ord {
+				if o.Ord != n.Ord {
 					next = append(next, o)
 				}
 			}
@@ -130,29 +131,42 @@ func (g grid) remove(n *Node) grid {
 	return g
 }
 
-// candidates returns the ords of nodes that may touch r, sorted ascending
-// (layout order). Callers still test real overlap. ok is false when r is too
-// large to look up cell by cell; the caller then scans every node.
-func (g grid) candidates(r Rect) (ords []uint64, ok bool) {
-	var out []uint64
-	it := g.oversize.Iterator()
-	for !it.Done() {
-		ord, _, _ := it.Next()
-		out = append(out, ord)
-	}
-	x0, y0, x1, y1, gridded := cellRange(r)
+// overlapping returns the nodes whose box overlaps r inflated by gap, in
+// layout order. ok is false when r is too large to look up cell by cell;
+// the caller then scans every node.
+func (g grid) overlapping(r Rect, gap float64) (nodes []*Node, ok bool) {
+	probe := Rect{X: r.X - gap, Y: r.Y - gap, W: r.W + 2*gap, H: r.H + 2*gap}
+	x0, y0, x1, y1, gridded := cellRange(probe)
 	if !gridded || (x1-x0+1)*(y1-y0+1) > 4096 {
 		return nil, false
 	}
+	var out []*Node
+	it := g.oversize.Iterator()
+	for !it.Done() {
+		_, n, _ := it.Next()
+		if r.OverlapsWithGap(n.Rect(), gap) {
+			out = append(out, n)
+		}
+	}
+	multiCell := x1 > x0 || y1 > y0
 	for cx := x0; cx <= x1; cx++ {
 		for cy := y0; cy <= y1; cy++ {
-			if ords, found := g.cells.Get(cellKey(cx, cy)); found {
-				out = append(out, ords...)
+			cell, found := g.cells.Get(cellKey(cx, cy))
+			if !found {
+				continue
+			}
+			for _, n := range cell {
+				if r.OverlapsWithGap(n.Rect(), gap) {
+					out = append(out, n)
+				}
 			}
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out), true
+	slices.SortFunc(out, func(a, b *Node) int { return cmp.Compare(a.Ord, b.Ord) })
+	if multiCell || g.oversize.Len() > 0 {
+		out = slices.CompactFunc(out, func(a, b *Node) bool { return a.Ord == b.Ord })
+	}
+	return out, true
 }
 
 // maxBottom returns the largest bottom edge of any node.

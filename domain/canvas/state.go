@@ -56,24 +56,19 @@ func (s NodeSet) Delete(id string) NodeSet {
 // layout order. It uses the spatial index, so its cost follows the number of
 // nearby nodes, not the size of the canvas.
 func (s NodeSet) Overlapping(r Rect, gap float64) []*Node {
-	probe := Rect{X: r.X - gap, Y: r.Y - gap, W: r.W + 2*gap, H: r.H + 2*gap}
-	var out []*Node
-	ords, ok := s.index.candidates(probe)
-	if !ok {
-		s.Each(func(n *Node) bool {
-			if r.OverlapsWithGap(n.Rect(), gap) {
-				out = append(out, n)
-			}
-			return true
-		})
+	if s.items.ords == nil {
+		return nil
+	}
+	if out, ok := s.index.overlapping(r, gap); ok {
 		return out
 	}
-	for _, ord := range ords {
-		n, found := s.items.byOrdinal(ord)
-		if found && r.OverlapsWithGap(n.Rect(), gap) {
+	var out []*Node
+	s.Each(func(n *Node) bool {
+		if r.OverlapsWithGap(n.Rect(), gap) {
 			out = append(out, n)
 		}
-	}
+		return true
+	})
 	return out
 }
 

@@ -9,6 +9,8 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"syscall"
 	"time"
@@ -28,6 +30,9 @@ type serveOptions struct {
 	logLevel  string
 	maxBody   int
 	ssePing   time.Duration
+	maxBatch  int
+	noFsync   bool
+	cpuProf   string
 }
 
 func addServeFlags(cmd *cobra.Command, o *serveOptions) {
@@ -41,6 +46,12 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	f.IntVar(&o.maxBody, "max-body", 32<<20, "largest request body accepted, in bytes")
 	f.DurationVar(&o.ssePing, "sse-ping", 8*time.Second, "interval of SSE ping frames")
 	_ = f.MarkHidden("sse-ping")
+	f.IntVar(&o.maxBatch, "journal-max-batch", 0, "cap on writes per group commit; 1 disables group commit (benchmarks)")
+	f.BoolVar(&o.noFsync, "unsafe-no-fsync", false, "skip fsync: acknowledged writes may be lost on power failure (benchmarks only)")
+	_ = f.MarkHidden("journal-max-batch")
+	_ = f.MarkHidden("unsafe-no-fsync")
+	f.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the whole run to this file")
+	_ = f.MarkHidden("cpuprofile")
 }
 
 func newServeCommand(stderr io.Writer) *cobra.Command {
@@ -88,10 +99,26 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 		return fmt.Errorf("--log-level: %w", err)
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if os.Getenv("GOGC") == "" {
+		// The canvas keeps its whole state in memory and allocates per
+		// request; a GC target of 200% trades some memory for markedly
+		// less GC CPU under write load (docs/benchmarks.md).
+		debug.SetGCPercent(200)
+	}
+	if o.cpuProf != "" {
+		f, err := os.Create(o.cpuProf)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	srv, err := pmxcanvas.Start(pmxcanvas.Options{
 		Workspace: o.workspace, Host: o.host, Port: port, Token: token,
 		SeedDockedWidgets: true, Logger: logger, BodyLimit: o.maxBody,
-		SSEPing: o.ssePing,
+		SSEPing: o.ssePing, MaxBatch: o.maxBatch, NoSync: o.noFsync,
 	})
 	if err != nil {
 		return fmt.Errorf("failed to start PMX Canvas: %w", err)

@@ -1,0 +1,55 @@
+# pmx-canvas: one static binary, embedded storage.
+GO        ?= go
+BIN       := bin
+FUZZTIME  ?= 20s
+BENCHOUT  ?= $(BIN)/bench.txt
+
+.PHONY: run build test lint bench fuzz clean
+
+## run: the server on 127.0.0.1:4313, workspace = current directory
+run:
+	$(GO) run ./cmd/pmx-canvas serve --port 4313 --workspace .
+
+## build: bin/pmx-canvas and bin/pmx-bench
+build:
+	$(GO) build -o $(BIN)/pmx-canvas ./cmd/pmx-canvas
+	$(GO) build -o $(BIN)/pmx-bench ./cmd/pmx-bench
+
+## test: the whole suite with the race detector (fuzz seeds included)
+test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+## lint: formatting and vet
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+## bench: load figures for docs/benchmarks.md (see that file for the reading)
+bench: build
+	@mkdir -p $(BIN)
+	@echo "== node add, durable (group commit), canvas grows across levels" | tee $(BENCHOUT)
+	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -c 1,8,32,128 -n 20000 -label durable | tee -a $(BENCHOUT)
+	@echo "== node add, one fsync per write (no group commit)" | tee -a $(BENCHOUT)
+	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -c 1,8,32,128 -n 20000 -label no-group -- --journal-max-batch 1 | tee -a $(BENCHOUT)
+	@echo "== node add, no fsync at all (CPU ceiling; not durable)" | tee -a $(BENCHOUT)
+	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -c 1,8,32,128 -n 20000 -label no-fsync -- --unsafe-no-fsync | tee -a $(BENCHOUT)
+	@echo "== node add at C=32 while the canvas grows to 100,000 nodes" | tee -a $(BENCHOUT)
+	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -c 32 -growth 100000 -segments 10 -label growth | tee -a $(BENCHOUT)
+	@echo "== node move (PATCH) on a small canvas" | tee -a $(BENCHOUT)
+	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -op node.move -c 1,8,32,128 -n 20000 -label move | tee -a $(BENCHOUT)
+	@echo "== startup and idle memory" | tee -a $(BENCHOUT)
+	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -startup 10 | tee -a $(BENCHOUT)
+	@echo "== micro benchmarks" | tee -a $(BENCHOUT)
+	$(GO) test -run '^$$' -bench . -benchmem ./domain/... | tee -a $(BENCHOUT)
+
+## fuzz: run every fuzzer for FUZZTIME each
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzDecodeInput -fuzztime $(FUZZTIME) ./messages/
+	$(GO) test -run '^$$' -fuzz FuzzQueryValue -fuzztime $(FUZZTIME) ./messages/
+	$(GO) test -run '^$$' -fuzz FuzzEnvelope -fuzztime $(FUZZTIME) ./surfaces/http/
+	$(GO) test -run '^$$' -fuzz FuzzNodeAndEdgeInputs -fuzztime $(FUZZTIME) ./domain/canvas/
+	$(GO) test -run '^$$' -fuzz FuzzLastGoodOffset -fuzztime $(FUZZTIME) ./persistence/
+
+clean:
+	rm -rf $(BIN)

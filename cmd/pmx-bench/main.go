@@ -1,0 +1,379 @@
+// Command pmx-bench drives concurrent clients against a pmx-canvas server and
+// reports throughput and latency percentiles.
+//
+// By default it starts the pmx-canvas binary itself in a fresh temporary
+// workspace (so every run measures a clean, durable server) and runs each
+// scenario against it:
+//
+//	pmx-bench -bin ./bin/pmx-canvas -c 1,8,32,128 -n 20000
+//	pmx-bench -url http://127.0.0.1:4313 -c 32 -d 10s
+//	pmx-bench -bin ./bin/pmx-canvas -growth 100000 -c 32
+//
+// Server flags after "--" are passed to the started server, e.g.
+// "-- --journal-max-batch 1" to measure without group commit.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+type config struct {
+	url      string
+	bin      string
+	levels   []int
+	n        int
+	duration time.Duration
+	op       string
+	growth   int
+	segments int
+	label    string
+	jsonOut  bool
+	startups int
+	server   []string
+}
+
+func main() {
+	var cfg config
+	var levels string
+	flag.StringVar(&cfg.url, "url", "", "server to load (default: start -bin in a temp workspace)")
+	flag.StringVar(&cfg.bin, "bin", "pmx-canvas", "pmx-canvas binary to start when -url is empty")
+	flag.StringVar(&levels, "c", "1,8,32,128", "comma-separated client counts")
+	flag.IntVar(&cfg.n, "n", 20000, "operations per level (ignored with -d)")
+	flag.DurationVar(&cfg.duration, "d", 0, "run each level for this long instead of -n operations")
+	flag.StringVar(&cfg.op, "op", "node.add", "operation: node.add | node.move | state.get")
+	flag.IntVar(&cfg.growth, "growth", 0, "growth mode: add this many nodes with the first -c level, reporting each segment")
+	flag.IntVar(&cfg.segments, "segments", 10, "segments reported in growth mode")
+	flag.StringVar(&cfg.label, "label", "", "label printed with the results")
+	flag.BoolVar(&cfg.jsonOut, "json", false, "print results as JSON lines")
+	flag.IntVar(&cfg.startups, "startup", 0, "startup mode: start the server this many times; report time to a healthy /health and idle memory")
+	flag.Parse()
+	cfg.server = flag.Args()
+	for _, part := range strings.Split(levels, ",") {
+		c, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || c < 1 {
+			fatalf("bad -c value %q", part)
+		}
+		cfg.levels = append(cfg.levels, c)
+	}
+	if err := run(cfg); err != nil {
+		fatalf("%v", err)
+	}
+}
+
+func fatalf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "pmx-bench: "+format+"\n", args...)
+	os.Exit(1)
+}
+
+func run(cfg config) error {
+	if cfg.startups > 0 {
+		return startup(cfg)
+	}
+	url := cfg.url
+	if url == "" {
+		srv, err := startServer(cfg.bin, cfg.server)
+		if err != nil {
+			return err
+		}
+		defer srv.stop()
+		url = srv.url
+	}
+	host := strings.TrimPrefix(url, "http://")
+	client := &fasthttp.HostClient{Addr: host, MaxConns: 1024, ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second}
+
+	if cfg.growth > 0 {
+		return growth(cfg, client, url)
+	}
+	if !cfg.jsonOut {
+		fmt.Printf("%-10s %-10s %6s %10s %10s %9s %9s %9s %9s\n", "label", "op", "C", "ops", "ops/s", "p50", "p95", "p99", "max")
+	}
+	for _, c := range cfg.levels {
+		var ids []string
+		if cfg.op == "node.move" {
+			ids = seed(client, url, c*4)
+		}
+		res := load(client, url, cfg.op, c, cfg.n, cfg.duration, ids)
+		report(cfg, cfg.op, c, res)
+	}
+	return nil
+}
+
+// result is one measured run.
+type result struct {
+	ops     int
+	errors  int
+	elapsed time.Duration
+	lat     []time.Duration
+}
+
+func (r result) percentile(p float64) time.Duration {
+	if len(r.lat) == 0 {
+		return 0
+	}
+	i := int(math.Ceil(p/100*float64(len(r.lat)))) - 1
+	return r.lat[max(0, min(i, len(r.lat)-1))]
+}
+
+func load(client *fasthttp.HostClient, url, op string, clients, n int, d time.Duration, ids []string) result {
+	var next atomic.Int64
+	var errs atomic.Int64
+	deadline := time.Time{}
+	if d > 0 {
+		deadline = time.Now().Add(d)
+	}
+	lats := make([][]time.Duration, clients)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := 0; w < clients; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			req := fasthttp.AcquireRequest()
+			res := fasthttp.AcquireResponse()
+			defer fasthttp.ReleaseRequest(req)
+			defer fasthttp.ReleaseResponse(res)
+			for {
+				i := next.Add(1)
+				if deadline.IsZero() && i > int64(n) {
+					return
+				}
+				if !deadline.IsZero() && time.Now().After(deadline) {
+					return
+				}
+				prepare(req, url, op, int(i), w, ids)
+				t0 := time.Now()
+				err := client.Do(req, res)
+				lat := time.Since(t0)
+				if err != nil || res.StatusCode() != 200 {
+					errs.Add(1)
+					continue
+				}
+				lats[w] = append(lats[w], lat)
+			}
+		}(w)
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	var all []time.Duration
+	for _, l := range lats {
+		all = append(all, l...)
+	}
+	slices.Sort(all)
+	return result{ops: len(all), errors: int(errs.Load()), elapsed: elapsed, lat: all}
+}
+
+func prepare(req *fasthttp.Request, url, op string, i, w int, ids []string) {
+	req.Reset()
+	switch op {
+	case "node.add":
+		req.Header.SetMethod("POST")
+		req.SetRequestURI(url + "/api/canvas/node")
+		req.SetBodyString(`{"type":"markdown","title":"bench ` + strconv.Itoa(i) + `","content":"load test node"}`)
+	case "node.move":
+		req.Header.SetMethod("PATCH")
+		id := ids[(w*4+i%4)%len(ids)]
+		req.SetRequestURI(url + "/api/canvas/node/" + id)
+		req.SetBodyString(`{"x":` + strconv.Itoa(i%5000) + `,"y":` + strconv.Itoa(w*600) + `}`)
+	case "state.get":
+		req.Header.SetMethod("GET")
+		req.SetRequestURI(url + "/api/canvas/state")
+	default:
+		fatalf("unknown -op %q", op)
+	}
+	req.Header.SetContentType("application/json")
+}
+
+// seed adds n nodes and returns their ids (for move scenarios).
+func seed(client *fasthttp.HostClient, url string, n int) []string {
+	ids := make([]string, 0, n)
+	req := fasthttp.AcquireRequest()
+	res := fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(res)
+	for i := 0; i < n; i++ {
+		prepare(req, url, "node.add", i, 0, nil)
+		if err := client.Do(req, res); err != nil || res.StatusCode() != 200 {
+			fatalf("seed node: %v %d %s", err, res.StatusCode(), res.Body())
+		}
+		var out struct{ ID string }
+		_ = json.Unmarshal(res.Body(), &out)
+		ids = append(ids, out.ID)
+	}
+	return ids
+}
+
+func report(cfg config, op string, c int, r result) {
+	rate := float64(r.ops) / r.elapsed.Seconds()
+	if cfg.jsonOut {
+		out, _ := json.Marshal(map[string]any{
+			"label": cfg.label, "op": op, "clients": c, "ops": r.ops, "errors": r.errors,
+			"opsPerSec": math.Round(rate), "p50ms": ms(r.percentile(50)), "p95ms": ms(r.percentile(95)),
+			"p99ms": ms(r.percentile(99)), "maxms": ms(r.percentile(100)),
+		})
+		fmt.Println(string(out))
+		return
+	}
+	fmt.Printf("%-10s %-10s %6d %10d %10.0f %9s %9s %9s %9s", cfg.label, op, c, r.ops, rate,
+		fmtDur(r.percentile(50)), fmtDur(r.percentile(95)), fmtDur(r.percentile(99)), fmtDur(r.percentile(100)))
+	if r.errors > 0 {
+		fmt.Printf("  (%d errors)", r.errors)
+	}
+	fmt.Println()
+}
+
+func ms(d time.Duration) float64 { return math.Round(float64(d)/1e4) / 100 }
+
+func fmtDur(d time.Duration) string { return strconv.FormatFloat(ms(d), 'f', 2, 64) + "ms" }
+
+// growth adds cfg.growth nodes at the first concurrency level and reports
+// each segment, to show whether throughput falls as the canvas grows.
+func growth(cfg config, client *fasthttp.HostClient, url string) error {
+	c := cfg.levels[0]
+	per := cfg.growth / cfg.segments
+	if !cfg.jsonOut {
+		fmt.Printf("%-10s %-12s %6s %10s %9s %9s\n", "label", "nodes", "C", "ops/s", "p50", "p99")
+	}
+	for s := 0; s < cfg.segments; s++ {
+		r := load(client, url, "node.add", c, per, 0, nil)
+		rate := float64(r.ops) / r.elapsed.Seconds()
+		upto := (s + 1) * per
+		if cfg.jsonOut {
+			out, _ := json.Marshal(map[string]any{"label": cfg.label, "nodesAfter": upto, "clients": c,
+				"opsPerSec": math.Round(rate), "p50ms": ms(r.percentile(50)), "p99ms": ms(r.percentile(99)), "errors": r.errors})
+			fmt.Println(string(out))
+			continue
+		}
+		fmt.Printf("%-10s %5d-%-6d %6d %10.0f %9s %9s\n", cfg.label, s*per, upto, c, rate, fmtDur(r.percentile(50)), fmtDur(r.percentile(99)))
+	}
+	return nil
+}
+
+// server is a pmx-canvas process started for the run.
+type server struct {
+	cmd *exec.Cmd
+	url string
+	ws  string
+}
+
+var bannerURL = regexp.MustCompile(`running at http://localhost:(\d+)`)
+
+func startServer(bin string, extra []string) (*server, error) {
+	ws, err := os.MkdirTemp("", "pmx-bench-")
+	if err != nil {
+		return nil, err
+	}
+	args := append([]string{"serve", "--port", "0", "--workspace", ws, "--no-open", "--log-level", "warn"}, extra...)
+	cmd := exec.Command(bin, args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", bin, err)
+	}
+	found := make(chan string, 1)
+	var banner bytes.Buffer
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sent := false
+		for sc.Scan() {
+			line := sc.Text()
+			if !sent {
+				banner.WriteString(line + "\n")
+				if m := bannerURL.FindStringSubmatch(line); m != nil {
+					found <- m[1]
+					sent = true
+				}
+			}
+		}
+		_, _ = io.Copy(io.Discard, stderr)
+	}()
+	select {
+	case port := <-found:
+		return &server{cmd: cmd, url: "http://127.0.0.1:" + port, ws: ws}, nil
+	case <-time.After(15 * time.Second):
+		_ = cmd.Process.Kill()
+		return nil, fmt.Errorf("server did not start:\n%s", banner.String())
+	}
+}
+
+func (s *server) stop() {
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		_ = s.cmd.Process.Kill()
+	}
+	_ = os.RemoveAll(s.ws)
+}
+
+// startup starts the server repeatedly and reports how long it takes until
+// /health answers, and its resident memory once idle.
+func startup(cfg config) error {
+	var times []time.Duration
+	var rss []int
+	for i := 0; i < cfg.startups; i++ {
+		t0 := time.Now()
+		srv, err := startServer(cfg.bin, cfg.server)
+		if err != nil {
+			return err
+		}
+		c := &fasthttp.Client{}
+		for {
+			code, _, err := c.Get(nil, srv.url+"/health")
+			if err == nil && code == 200 {
+				break
+			}
+			if time.Since(t0) > 15*time.Second {
+				srv.stop()
+				return fmt.Errorf("server not healthy after 15s")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		times = append(times, time.Since(t0))
+		time.Sleep(time.Second)
+		rss = append(rss, residentKiB(srv.cmd.Process.Pid))
+		srv.stop()
+	}
+	slices.Sort(times)
+	slices.Sort(rss)
+	fmt.Printf("startups=%d  time-to-healthy p50=%s max=%s  idle RSS p50=%.1f MiB\n", len(times),
+		fmtDur(times[len(times)/2]), fmtDur(times[len(times)-1]), float64(rss[len(rss)/2])/1024)
+	return nil
+}
+
+// residentKiB reads VmRSS from /proc.
+func residentKiB(pid int) int {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			f := strings.Fields(line)
+			n, _ := strconv.Atoi(f[1])
+			return n
+		}
+	}
+	return 0
+}
