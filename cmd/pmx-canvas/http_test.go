@@ -260,6 +260,10 @@ func TestUnknownRoutesAndLimits(t *testing.T) {
 	if r := p.must(404, "GET", "/api/canvas/nope", nil); r.str("code") != "route-not-found" {
 		t.Fatalf("%s", r.raw)
 	}
+	if r := p.must(405, "GET", "/api/canvas/edge", nil); r.str("code") != "method-not-allowed" || r.header.Get("Allow") != "POST, DELETE" {
+		t.Fatalf("wrong method: %s allow=%q", r.raw, r.header.Get("Allow"))
+	}
+	p.must(405, "PUT", "/api/canvas/node/x", nil)
 	big := fmt.Sprintf(`{"type":"markdown","content":%q}`, strings.Repeat("x", 2000))
 	if r := p.must(413, "POST", "/api/canvas/node", big); r.str("code") != "body-too-large" {
 		t.Fatalf("%s", r.raw)

@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -112,8 +113,46 @@ func (s *Server) routes() {
 		}
 	}
 	s.app.Use(func(c *fiber.Ctx) error {
+		if allowed := allowedMethods(c.Path()); len(allowed) > 0 {
+			c.Set(fiber.HeaderAllow, strings.Join(allowed, ", "))
+			return writeError(c, messages.Make(messages.CodeMethodNotAllowed, "%s is not allowed on %s; use %s",
+				c.Method(), c.Path(), strings.Join(allowed, " or ")))
+		}
 		return writeError(c, messages.Make(messages.CodeRouteNotFound, "Not found: %s %s", c.Method(), c.Path()))
 	})
+}
+
+// allowedMethods lists the methods the catalog serves on path.
+func allowedMethods(path string) []string {
+	segs := strings.Split(strings.TrimSuffix(path, "/"), "/")
+	var out []string
+	add := func(m string) {
+		for _, have := range out {
+			if have == m {
+				return
+			}
+		}
+		out = append(out, m)
+	}
+	for _, op := range messages.Catalog {
+		for _, r := range op.HTTP {
+			pattern := strings.Split(r.Path, "/")
+			if len(pattern) != len(segs) {
+				continue
+			}
+			match := true
+			for i, p := range pattern {
+				if !strings.HasPrefix(p, ":") && p != segs[i] {
+					match = false
+					break
+				}
+			}
+			if match {
+				add(r.Method)
+			}
+		}
+	}
+	return out
 }
 
 func (s *Server) health(c *fiber.Ctx) error {
@@ -185,8 +224,5 @@ func writeJSON(c *fiber.Ctx, status int, body any) error {
 }
 
 func writeError(c *fiber.Ctx, e *messages.Error) error {
-	if e.Status == fiber.StatusMethodNotAllowed {
-		c.Set(fiber.HeaderAllow, "GET, POST, PATCH, DELETE")
-	}
 	return writeJSON(c, e.Status, e.Body())
 }
