@@ -38,7 +38,9 @@ type canvasRef struct {
 	eventSeqStart uint64
 
 	layoutRestarts atomic.Int64
-	readyOnce      sync.Once
+	// loads counts supervisor starts: 1, plus one per escalated restart.
+	loads     atomic.Int64
+	readyOnce sync.Once
 }
 
 func (r *canvasRef) owner(o messages.Owner) *actor.PID {
@@ -109,6 +111,7 @@ func (c *canvasSupervisor) start(ctx actor.Context) {
 	ref := c.ref
 	sys := ref.sys
 	defer ref.readyOnce.Do(func() { close(ref.ready) })
+	ref.loads.Add(1)
 
 	state, err := c.load()
 	if err != nil {

@@ -236,8 +236,12 @@ func (s *System) Shutdown(ctx context.Context) error {
 
 // Stats are counters for tests and the debug endpoint.
 type Stats struct {
+	// LayoutRestarts counts Layout actor restarts after a fault.
 	LayoutRestarts int64
-	Canvases       int
+	// CanvasReloads counts canvas supervisors restarted by the hub (a
+	// restart storm escalated), each reloading its canvas from the store.
+	CanvasReloads int64
+	Canvases      int
 }
 
 // Stats returns runtime counters.
@@ -245,7 +249,11 @@ func (s *System) Stats() Stats {
 	var st Stats
 	s.canvases.Range(func(_, v any) bool {
 		st.Canvases++
-		st.LayoutRestarts += v.(*canvasRef).layoutRestarts.Load()
+		ref := v.(*canvasRef)
+		st.LayoutRestarts += ref.layoutRestarts.Load()
+		if n := ref.loads.Load(); n > 1 {
+			st.CanvasReloads += n - 1
+		}
 		return true
 	})
 	return st

@@ -443,3 +443,42 @@ func TestEveryOperationHasAHandler(t *testing.T) {
 		}
 	}
 }
+
+// More than 10 failures of the Layout in 10 s escalate: the hub restarts the
+// canvas supervisor (with backoff), which reloads the canvas from the store.
+// The canvas serves again afterwards, with every acknowledged write.
+func TestRestartStormEscalatesAndRecovers(t *testing.T) {
+	h := start(t, "")
+	kept := h.mustCall("", "node.add", `{"type":"markdown","title":"kept"}`)
+	panicHook = func(env *messages.Envelope) {
+		if strings.Contains(string(env.Input), "boom") {
+			panic("injected fault")
+		}
+	}
+	t.Cleanup(func() { panicHook = nil })
+	short := func(e *messages.Envelope) { e.Deadline = time.Now().Add(time.Second) }
+	for i := 0; i < 12; i++ {
+		_, _ = h.call("", "node.add", `{"type":"markdown","title":"boom"}`, short)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, err := h.call("", "node.add", `{"type":"markdown","title":"after the storm"}`, short)
+		if err == nil {
+			if out["revision"].(float64) <= kept["revision"].(float64) {
+				t.Fatalf("revision went back: %v after %v", out["revision"], kept["revision"])
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("canvas did not recover from the restart storm: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ids := h.nodeIDs("")
+	if len(ids) != 4 || ids[2] != kept["id"] {
+		t.Fatalf("nodes after recovery: %v", ids)
+	}
+	if st := h.sys.Stats(); st.CanvasReloads != 1 || st.LayoutRestarts < 10 {
+		t.Fatalf("want one escalated reload after 10+ restarts, got %+v", st)
+	}
+}

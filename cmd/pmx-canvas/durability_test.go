@@ -24,6 +24,8 @@ func TestRestartKeepsEverything(t *testing.T) {
 	p.must(200, "POST", "/api/canvas/node?canvas=second", `{"type":"ledger"}`)
 	before := p.must(200, "GET", "/api/canvas/state", nil).raw
 	beforeSecond := p.must(200, "GET", "/api/canvas/state?canvas=second", nil).raw
+	stream := p.openStream("") // an open event stream must not hold up shutdown
+	stream.next(t)
 	p.stop()
 	if !strings.Contains(p.stderr.String(), "running at") {
 		t.Fatal("banner missing from stderr")
