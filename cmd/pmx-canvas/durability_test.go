@@ -99,18 +99,17 @@ func writer(url string, n int, acks chan<- ack, wg *sync.WaitGroup) {
 	}
 }
 
-func TestKill9KeepsEveryAcknowledgedWrite(t *testing.T) {
-	p := startServer(t, "")
+// loadThenStop runs 8 writers for d, stops the server with stop, and returns
+// the last acknowledged write per node and the number of acknowledgements.
+func loadThenStop(p *proc, d time.Duration, stop func()) (map[string]ack, int) {
 	acks := make(chan ack, 1<<16)
 	var wg sync.WaitGroup
 	for n := 0; n < 8; n++ {
 		wg.Add(1)
 		go writer(p.url, n, acks, &wg)
 	}
-	time.Sleep(1500 * time.Millisecond)
-	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
+	time.Sleep(d)
+	stop()
 	wg.Wait()
 	close(acks)
 	latest := map[string]ack{}
@@ -121,10 +120,13 @@ func TestKill9KeepsEveryAcknowledgedWrite(t *testing.T) {
 			latest[a.id] = a
 		}
 	}
-	if count < 100 {
-		t.Fatalf("only %d writes were acknowledged before the kill; the test proves little", count)
-	}
+	return latest, count
+}
 
+// assertAcknowledged restarts on p's workspace and checks every acknowledged
+// write is there, whole.
+func assertAcknowledged(t *testing.T, p *proc, latest map[string]ack, how string) {
+	t.Helper()
 	q := startServer(t, p.ws)
 	nodes := map[string]map[string]any{}
 	for _, n := range nodesOf(q.state("")) {
@@ -133,51 +135,36 @@ func TestKill9KeepsEveryAcknowledgedWrite(t *testing.T) {
 	for id, a := range latest {
 		n, ok := nodes[id]
 		if !ok {
-			t.Fatalf("acknowledged node %s (%s) is missing after kill -9", id, a.title)
+			t.Fatalf("acknowledged node %s (%s) is missing after %s", id, a.title, how)
 		}
 		data := n["data"].(map[string]any)
 		if data["title"] != a.title || data["content"] != "body of "+a.title {
 			t.Fatalf("node %s is half-applied: %v", id, data)
 		}
 		// Moves are sequential per node: the stored x is the last
-		// acknowledged one or a later one that committed just before the kill.
+		// acknowledged one or a later one that committed just before the stop.
 		if x := n["position"].(map[string]any)["x"].(float64); x < a.x {
-			t.Fatalf("node %s lost an acknowledged move: x=%v, acknowledged %v", id, x, a.x)
+			t.Fatalf("node %s lost an acknowledged move after %s: x=%v, acknowledged %v", id, how, x, a.x)
 		}
 	}
+}
+
+func TestKill9KeepsEveryAcknowledgedWrite(t *testing.T) {
+	p := startServer(t, "")
+	latest, count := loadThenStop(p, 1500*time.Millisecond, func() {
+		if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if count < 100 {
+		t.Fatalf("only %d writes were acknowledged before the kill; the test proves little", count)
+	}
+	assertAcknowledged(t, p, latest, "kill -9")
 	t.Logf("%d acknowledged writes, %d nodes, all present after kill -9", count, len(latest))
 }
 
 func TestSIGTERMFinishesInFlightWrites(t *testing.T) {
 	p := startServer(t, "")
-	acks := make(chan ack, 1<<16)
-	var wg sync.WaitGroup
-	for n := 0; n < 8; n++ {
-		wg.Add(1)
-		go writer(p.url, n, acks, &wg)
-	}
-	time.Sleep(500 * time.Millisecond)
-	p.stop() // exits 0 or fails the test
-	wg.Wait()
-	close(acks)
-	latest := map[string]ack{}
-	for a := range acks {
-		if prev, ok := latest[a.id]; !ok || a.x > prev.x {
-			latest[a.id] = a
-		}
-	}
-	q := startServer(t, p.ws)
-	nodes := map[string]map[string]any{}
-	for _, n := range nodesOf(q.state("")) {
-		nodes[n["id"].(string)] = n
-	}
-	for id, a := range latest {
-		n, ok := nodes[id]
-		if !ok {
-			t.Fatalf("acknowledged node %s missing after SIGTERM", id)
-		}
-		if x := n["position"].(map[string]any)["x"].(float64); x < a.x {
-			t.Fatalf("node %s: x=%v, acknowledged %v", id, x, a.x)
-		}
-	}
+	latest, _ := loadThenStop(p, 500*time.Millisecond, p.stop) // stop fails the test unless exit 0
+	assertAcknowledged(t, p, latest, "SIGTERM")
 }
