@@ -1,24 +1,36 @@
 package actors
 
 import (
+	"strconv"
+	"strings"
+	"time"
+
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
+// call is what a write handler gets: the transaction over the working
+// state, the envelope, and the canvas handle (for loading snapshot content).
+type call struct {
+	tx  *canvas.Tx
+	env *messages.Envelope
+	ref *canvasRef
+}
+
 // readHandler answers a read operation from a published view.
-type readHandler func(s *canvas.State, env *messages.Envelope) (any, *messages.Error)
+type readHandler func(s *canvas.State, env *messages.Envelope, ref *canvasRef) (any, *messages.Error)
 
 // writeHandler runs a write operation as a transaction on the working state.
-type writeHandler func(tx *canvas.Tx, env *messages.Envelope) (any, *messages.Error)
+type writeHandler func(c *call) (any, *messages.Error)
 
 // readHandlers and writeHandlers hold one handler per catalog operation;
 // TestEveryOperationHasAHandler keeps them in step with messages.Catalog.
 var readHandlers = map[string]readHandler{
-	"layout.get": func(s *canvas.State, env *messages.Envelope) (any, *messages.Error) {
+	"layout.get": func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
 		in := env.Args.(*messages.LayoutGetInput)
 		return s.WireLayout(canvas.ReadOptions{IncludeBlobs: in.IncludeBlobs != nil && *in.IncludeBlobs}), nil
 	},
-	"node.get": func(s *canvas.State, env *messages.Envelope) (any, *messages.Error) {
+	"node.get": func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
 		in := env.Args.(*messages.NodeGetInput)
 		n, ok := s.Nodes.Get(in.ID)
 		if !ok {
@@ -26,44 +38,241 @@ var readHandlers = map[string]readHandler{
 		}
 		return canvas.Wire(n, s.IsPinned(n.ID), canvas.ReadOptions{IncludeBlobs: in.IncludeBlobs != nil && *in.IncludeBlobs}), nil
 	},
+	"search": func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
+		in := env.Args.(*messages.SearchInput)
+		limit := 0
+		if in.Limit != nil {
+			if *in.Limit < 1 {
+				return nil, messages.InvalidInput("limit must be a positive integer").With("field", "limit")
+			}
+			limit = *in.Limit
+		}
+		all := canvas.Search(s, in.Q, 0)
+		results := all
+		if limit > 0 && len(results) > limit {
+			results = results[:limit]
+		}
+		return map[string]any{"results": results, "query": strings.TrimSpace(in.Q), "resultCount": len(all)}, nil
+	},
+	"history.get": func(s *canvas.State, _ *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
+		return s.History.View(time.Local, s.Revision), nil
+	},
+	"theme.get": func(s *canvas.State, _ *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
+		return map[string]any{"ok": true, "theme": s.Theme}, nil
+	},
+	"snapshot.list": func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
+		in := env.Args.(*messages.SnapshotListInput)
+		q := canvas.ListSnapshotsQuery{All: in.All != nil && *in.All}
+		if in.Limit != nil {
+			if *in.Limit < 1 {
+				return nil, messages.InvalidInput("limit must be a positive integer").With("field", "limit")
+			}
+			q.Limit = *in.Limit
+		}
+		switch {
+		case in.Q != nil:
+			q.Query = *in.Q
+		case in.Query != nil:
+			q.Query = *in.Query
+		}
+		if in.Before != nil {
+			q.Before = *in.Before
+		}
+		if in.After != nil {
+			q.After = *in.After
+		}
+		return canvas.ListSnapshots(s, q), nil
+	},
 }
 
 var writeHandlers = map[string]writeHandler{
-	"node.add": func(tx *canvas.Tx, env *messages.Envelope) (any, *messages.Error) {
-		n, err := canvas.AddNode(tx, env.Args.(*messages.NodeAddInput), false)
+	"node.add": func(c *call) (any, *messages.Error) {
+		n, err := canvas.AddNode(c.tx, c.env.Args.(*messages.NodeAddInput), false)
 		if err != nil {
 			return nil, err
 		}
-		return canvas.NodeResponse(n, tx.State().IsPinned(n.ID), nil), nil
+		return canvas.NodeResponse(n, c.tx.State().IsPinned(n.ID), nil), nil
 	},
-	"node.update": func(tx *canvas.Tx, env *messages.Envelope) (any, *messages.Error) {
-		n, err := canvas.UpdateNode(tx, env.Args.(*messages.NodeUpdateInput))
+	"node.update": func(c *call) (any, *messages.Error) {
+		n, err := canvas.UpdateNode(c.tx, c.env.Args.(*messages.NodeUpdateInput))
 		if err != nil {
 			return nil, err
 		}
-		return canvas.NodeResponse(n, tx.State().IsPinned(n.ID), nil), nil
+		return canvas.NodeResponse(n, c.tx.State().IsPinned(n.ID), nil), nil
 	},
-	"node.remove": func(tx *canvas.Tx, env *messages.Envelope) (any, *messages.Error) {
-		id := env.Args.(*messages.NodeRemoveInput).ID
-		if err := canvas.RemoveNode(tx, id); err != nil {
+	"node.remove": func(c *call) (any, *messages.Error) {
+		id := c.env.Args.(*messages.NodeRemoveInput).ID
+		if err := canvas.RemoveNode(c.tx, id); err != nil {
 			return nil, err
 		}
 		return map[string]any{"ok": true, "removed": id}, nil
 	},
-	"edge.add": func(tx *canvas.Tx, env *messages.Envelope) (any, *messages.Error) {
-		e, err := canvas.AddEdge(tx, env.Args.(*messages.EdgeAddInput))
+	"edge.add": func(c *call) (any, *messages.Error) {
+		e, err := canvas.AddEdge(c.tx, c.env.Args.(*messages.EdgeAddInput))
 		if err != nil {
 			return nil, err
 		}
 		return canvas.EdgeResponse(e), nil
 	},
-	"edge.remove": func(tx *canvas.Tx, env *messages.Envelope) (any, *messages.Error) {
-		id := env.Args.(*messages.EdgeRemoveInput).TargetID()
-		if err := canvas.RemoveEdge(tx, id); err != nil {
+	"edge.remove": func(c *call) (any, *messages.Error) {
+		id := c.env.Args.(*messages.EdgeRemoveInput).TargetID()
+		if err := canvas.RemoveEdge(c.tx, id); err != nil {
 			return nil, err
 		}
 		return map[string]any{"ok": true, "removed": id}, nil
 	},
+	"group.create": func(c *call) (any, *messages.Error) {
+		g, err := canvas.GroupCreate(c.tx, c.env.Args.(*messages.GroupCreateInput))
+		if err != nil {
+			return nil, err
+		}
+		return canvas.NodeResponse(g, c.tx.State().IsPinned(g.ID), nil), nil
+	},
+	"group.add": func(c *call) (any, *messages.Error) {
+		g, err := canvas.GroupAdd(c.tx, c.env.Args.(*messages.GroupAddInput))
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"ok": true, "groupId": g.ID}, nil
+	},
+	"group.remove": func(c *call) (any, *messages.Error) {
+		id := c.env.Args.(*messages.GroupRemoveInput).GroupID
+		if err := canvas.Ungroup(c.tx, id); err != nil {
+			return nil, err
+		}
+		return map[string]any{"ok": true, "groupId": id}, nil
+	},
+	"pin.set": func(c *call) (any, *messages.Error) {
+		res, err := canvas.SetContextPins(c.tx, c.env.Args.(*messages.PinSetInput))
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
+	},
+	"canvas.undo": func(c *call) (any, *messages.Error) {
+		if desc, ok := canvas.Undo(c.tx); ok {
+			return map[string]any{"ok": true, "description": "Undid: " + desc}, nil
+		}
+		return map[string]any{"ok": false, "description": "Nothing to undo"}, nil
+	},
+	"canvas.redo": func(c *call) (any, *messages.Error) {
+		if desc, ok := canvas.Redo(c.tx); ok {
+			return map[string]any{"ok": true, "description": "Redid: " + desc}, nil
+		}
+		return map[string]any{"ok": false, "description": "Nothing to redo"}, nil
+	},
+	"viewport.set": func(c *call) (any, *messages.Error) {
+		if err := canvas.SetViewport(c.tx, c.env.Args.(*messages.ViewportInput)); err != nil {
+			return nil, err
+		}
+		return map[string]any{"ok": true, "viewport": c.tx.State().Viewport}, nil
+	},
+	"node.focus": func(c *call) (any, *messages.Error) {
+		res, err := canvas.Focus(c.tx, c.env.Args.(*messages.FocusInput))
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
+	},
+	"view.fit": func(c *call) (any, *messages.Error) {
+		res, err := canvas.Fit(c.tx, c.env.Args.(*messages.FitInput))
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
+	},
+	"canvas.clear": func(c *call) (any, *messages.Error) {
+		canvas.Clear(c.tx)
+		return map[string]any{"ok": true}, nil
+	},
+	"theme.set": func(c *call) (any, *messages.Error) {
+		theme := c.env.Args.(*messages.ThemeSetInput).Theme
+		if err := canvas.SetTheme(c.tx, theme); err != nil {
+			return nil, err
+		}
+		return map[string]any{"ok": true, "theme": theme}, nil
+	},
+	"layout.update": func(c *call) (any, *messages.Error) {
+		return canvas.ApplyUpdates(c.tx, c.env.Args.(*messages.UpdateInput)), nil
+	},
+	"snapshot.save": func(c *call) (any, *messages.Error) {
+		sn, err := canvas.SaveSnapshot(c.tx, c.env.Args.(*messages.SnapshotSaveInput).Name)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"ok": true, "id": sn.ID, "snapshot": sn.Meta()}, nil
+	},
+	"snapshot.gc": func(c *call) (any, *messages.Error) {
+		in := c.env.Args.(*messages.SnapshotGCInput)
+		keep, err := gcKeep(in.Keep)
+		if err != nil {
+			return nil, err
+		}
+		dry := (in.DryRun != nil && *in.DryRun) || (in.DryRunDash != nil && *in.DryRunDash)
+		kept, deleted := canvas.GCSnapshots(c.tx, keep, dry)
+		return map[string]any{"ok": true, "kept": kept, "deleted": deleted, "dryRun": dry}, nil
+	},
+	"snapshot.restore": func(c *call) (any, *messages.Error) {
+		sn, err := c.ref.snapshotWithContent(c.tx.State(), c.env.Args.(*messages.SnapshotRefInput).ID)
+		if err != nil {
+			return nil, err
+		}
+		canvas.RestoreSnapshot(c.tx, sn)
+		return map[string]any{"ok": true, "restored": sn.Meta()}, nil
+	},
+	"snapshot.delete": func(c *call) (any, *messages.Error) {
+		sn, ok := c.tx.State().Snapshots.Find(c.env.Args.(*messages.SnapshotRefInput).ID)
+		if !ok {
+			return nil, canvas.SnapshotNotFound()
+		}
+		c.tx.DeleteSnapshot(sn.ID)
+		return map[string]any{"ok": true, "deleted": sn.Meta()}, nil
+	},
+	"annotation.remove": func(c *call) (any, *messages.Error) {
+		id := c.env.Args.(*messages.IDInput).ID
+		if err := canvas.RemoveAnnotation(c.tx, id); err != nil {
+			return nil, err
+		}
+		return map[string]any{"ok": true, "removed": id}, nil
+	},
+	"canvas.batch": runBatch,
+}
+
+// gcKeep reads snapshot.gc's keep: a positive number or numeric string;
+// absent means 20.
+func gcKeep(v any) (int, *messages.Error) {
+	switch t := v.(type) {
+	case nil:
+		return 20, nil
+	case float64:
+		if t >= 1 {
+			return int(t), nil
+		}
+	case string:
+		if n, err := strconv.Atoi(strings.TrimSpace(t)); err == nil && n >= 1 {
+			return n, nil
+		}
+	}
+	return 0, messages.InvalidInput("keep must be a positive number").With("field", "keep")
+}
+
+// snapshotWithContent finds a snapshot by id or name and loads its content
+// from the store if this process has not got it in memory.
+func (r *canvasRef) snapshotWithContent(s *canvas.State, idOrName string) (*canvas.Snapshot, *messages.Error) {
+	sn, ok := s.Snapshots.Find(idOrName)
+	if !ok {
+		return nil, canvas.SnapshotNotFound()
+	}
+	if sn.Content != nil {
+		return sn, nil
+	}
+	content, err := r.sys.cfg.Store.LoadSnapshotContent(r.id, sn.ID)
+	if err != nil {
+		return nil, messages.Internal("load snapshot %q: %v", sn.ID, err)
+	}
+	loaded := *sn
+	loaded.Content = content
+	return &loaded, nil
 }
 
 // runRead answers a read from the canvas's latest published view.
@@ -73,7 +282,7 @@ func runRead(ref *canvasRef, op *messages.Op, env *messages.Envelope) (*messages
 		return nil, messages.Internal("no handler for %s", op.Name)
 	}
 	state := ref.view.Load()
-	body, err := h(state, env)
+	body, err := h(state, env, ref)
 	if err != nil {
 		return nil, err
 	}

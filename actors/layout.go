@@ -137,12 +137,26 @@ func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 	}
 
 	tx := canvas.Begin(core.state, a.ref.sys.cfg.Env)
-	body, herr := a.run(ctx, handler, tx, env)
+	tx.SetAgent(env.Agent)
+	body, herr := a.run(ctx, handler, &call{tx: tx, env: env, ref: a.ref})
 	if herr != nil {
 		ctx.Respond(&invokeResult{err: herr})
 		return
 	}
 	next, change, events := tx.Commit()
+	if change.Empty() && len(events) == 0 {
+		// Nothing to store (undo with nothing to undo, a dry-run gc, ...).
+		// Reply in order behind any write still waiting for its commit, so
+		// the reply never reveals state that may not become durable.
+		reply := &messages.Reply{Body: body, Revision: core.state.Revision}
+		if n := len(core.pending); n > 0 {
+			last := core.pending[n-1]
+			core.pending = append(core.pending, &pendingWrite{rev: last.rev, state: last.state, reply: reply, waiters: []*actor.PID{ctx.Sender()}})
+			return
+		}
+		ctx.Respond(&invokeResult{reply: reply})
+		return
+	}
 	switch b := body.(type) {
 	case map[string]any:
 		b["revision"] = next.Revision
@@ -174,19 +188,19 @@ func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 // run calls a handler. If it panics, the caller gets a 500 and the panic is
 // re-raised so the supervisor restarts this actor; the working state is
 // untouched because the transaction was never committed.
-func (a *layoutActor) run(ctx actor.Context, h writeHandler, tx *canvas.Tx, env *messages.Envelope) (body any, err *messages.Error) {
+func (a *layoutActor) run(ctx actor.Context, h writeHandler, c *call) (body any, err *messages.Error) {
 	defer func() {
 		if r := recover(); r != nil {
 			a.ref.sys.cfg.Logger.Error("layout handler panicked; restarting the Layout actor",
-				"canvas", a.ref.id, "op", env.Op, "panic", r)
+				"canvas", a.ref.id, "op", c.env.Op, "panic", r)
 			ctx.Respond(&invokeResult{err: messages.Internal("Internal error processing the request.")})
 			panic(r)
 		}
 	}()
 	if panicHook != nil {
-		panicHook(env)
+		panicHook(c.env)
 	}
-	return h(tx, env)
+	return h(c)
 }
 
 func (a *layoutActor) rememberedReply(key string) (idempotencyRecord, bool) {

@@ -44,6 +44,9 @@ type Op struct {
 	// DeleteReadsBody makes a DELETE route read its JSON body (the reference
 	// does this for DELETE /api/canvas/edge only).
 	DeleteReadsBody bool
+	// BodyArrayField, when set, accepts a bare JSON array body as the value
+	// of this field (the reference's batch takes {operations:[...]} or [...]).
+	BodyArrayField string
 }
 
 // IsWrite reports whether the operation mutates state.
@@ -96,6 +99,205 @@ var Catalog = []*Op{
 		NewInput:        input[EdgeRemoveInput](),
 		HTTP:            []Route{{"DELETE", "/api/canvas/edge"}},
 		DeleteReadsBody: true,
+	},
+	{
+		Name: "group.create", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Create a group frame around nodes (fit) or at a given frame (manual).",
+		NewInput: input[GroupCreateInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/group"}},
+	},
+	{
+		Name: "group.add", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Add nodes to a group.",
+		NewInput: input[GroupAddInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/group/add"}},
+	},
+	{
+		Name: "group.remove", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Release every member of a group; the frame stays.",
+		NewInput: input[GroupRemoveInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/group/ungroup"}},
+	},
+	{
+		Name: "pin.set", Owner: OwnerLayout, Kind: Write, Documented: true,
+		Summary:  "Set, add or remove context pins (at most 20).",
+		NewInput: input[PinSetInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/context-pins"}},
+	},
+	{
+		Name: "pinned.get", Owner: OwnerLayout, Kind: Read, Documented: true,
+		Summary:  "Read the pinned nodes as agent context, with a text preamble.",
+		NewInput: input[EmptyInput](),
+		HTTP:     []Route{{"GET", "/api/canvas/pinned-context"}},
+	},
+	{
+		Name: "search", Owner: OwnerLayout, Kind: Read, Documented: true,
+		Summary:  "Search node titles, paths, urls and content.",
+		NewInput: input[SearchInput](),
+		HTTP:     []Route{{"GET", "/api/canvas/search"}},
+	},
+	{
+		Name: "validate.get", Owner: OwnerLayout, Kind: Read, Documented: true,
+		Summary:  "Report collisions, group containment and dangling edges.",
+		NewInput: input[EmptyInput](),
+		HTTP:     []Route{{"GET", "/api/canvas/validate"}},
+	},
+	{
+		Name: "summary.get", Owner: OwnerLayout, Kind: Read,
+		Summary:  "Counts, node kinds, pinned titles, annotations and viewport.",
+		NewInput: input[EmptyInput](),
+		HTTP:     []Route{{"GET", "/api/canvas/summary"}},
+	},
+	{
+		Name: "spatial.get", Owner: OwnerLayout, Kind: Read,
+		Summary:  "Clusters, reading order and pinned neighbourhoods.",
+		NewInput: input[EmptyInput](),
+		HTTP:     []Route{{"GET", "/api/canvas/spatial-context"}},
+	},
+	{
+		Name: "history.get", Owner: OwnerLayout, Kind: Read, Documented: true,
+		Summary:  "The undo log: entries, who made them, and the cursor.",
+		NewInput: input[EmptyInput](),
+		HTTP:     []Route{{"GET", "/api/canvas/history"}},
+	},
+	{
+		Name: "canvas.undo", Owner: OwnerLayout, Kind: Write, Documented: true,
+		Summary:  "Undo the last layout change.",
+		NewInput: input[EmptyInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/undo"}},
+	},
+	{
+		Name: "canvas.redo", Owner: OwnerLayout, Kind: Write, Documented: true,
+		Summary:  "Redo the last undone change.",
+		NewInput: input[EmptyInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/redo"}},
+	},
+	{
+		Name: "viewport.set", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Pan and zoom.",
+		NewInput: input[ViewportInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/viewport"}},
+	},
+	{
+		Name: "node.focus", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Pan to a node, or raise it (noPan).",
+		NewInput: input[FocusInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/focus"}},
+	},
+	{
+		Name: "view.fit", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Fit the viewport to all nodes or to the named ones.",
+		NewInput: input[FitInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/fit"}},
+	},
+	{
+		Name: "arrange", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Auto-arrange the unlocked nodes: grid, column or flow.",
+		NewInput: input[ArrangeInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/arrange"}},
+	},
+	{
+		Name: "canvas.clear", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Remove every node, edge, annotation and pin (undoable).",
+		NewInput: input[EmptyInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/clear"}},
+	},
+	{
+		Name: "theme.get", Owner: OwnerLayout, Kind: Read,
+		Summary:  "Read the theme.",
+		NewInput: input[EmptyInput](),
+		HTTP:     []Route{{"GET", "/api/canvas/theme"}},
+	},
+	{
+		Name: "theme.set", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Set the theme: dark, light or high-contrast.",
+		NewInput: input[ThemeSetInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/theme"}},
+	},
+	{
+		Name: "layout.update", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Apply bulk geometry (what the browser sends at the end of a drag).",
+		NewInput: input[UpdateInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/update"}},
+	},
+	{
+		Name: "snapshot.list", Owner: OwnerLayout, Kind: Read,
+		Summary:  "List snapshots, newest first.",
+		NewInput: input[SnapshotListInput](),
+		HTTP:     []Route{{"GET", "/api/canvas/snapshots"}},
+	},
+	{
+		Name: "snapshot.save", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Save the layout as a named snapshot.",
+		NewInput: input[SnapshotSaveInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/snapshots"}},
+	},
+	{
+		Name: "snapshot.gc", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Delete all but the newest snapshots.",
+		NewInput: input[SnapshotGCInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/snapshots/gc"}},
+	},
+	{
+		Name: "snapshot.diff.query", Owner: OwnerLayout, Kind: Read,
+		Summary:  "Diff the canvas against a snapshot named by ?name= or ?id=.",
+		NewInput: input[SnapshotDiffQueryInput](),
+		HTTP:     []Route{{"GET", "/api/canvas/snapshots/diff"}},
+	},
+	{
+		Name: "snapshot.diff", Owner: OwnerLayout, Kind: Read,
+		Summary:  "Diff the canvas against a snapshot (id or name).",
+		NewInput: input[SnapshotRefInput](),
+		HTTP:     []Route{{"GET", "/api/canvas/snapshots/:id/diff"}},
+	},
+	{
+		Name: "snapshot.restore", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Restore a snapshot (id or name; undoable).",
+		NewInput: input[SnapshotRefInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/snapshots/:id"}},
+	},
+	{
+		Name: "snapshot.delete", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Delete a snapshot (id or name).",
+		NewInput: input[SnapshotRefInput](),
+		HTTP:     []Route{{"DELETE", "/api/canvas/snapshots/:id"}},
+	},
+	{
+		Name: "canvas.batch", Owner: OwnerLayout, Kind: Write, Documented: true,
+		Summary:        "Run several operations atomically, with $refs between them.",
+		NewInput:       input[BatchInput](),
+		HTTP:           []Route{{"POST", "/api/canvas/batch"}},
+		BodyArrayField: "operations",
+	},
+	{
+		Name: "annotation.add", Owner: OwnerLayout, Kind: Write, Documented: true,
+		Summary:  "Add human ink: a freehand stroke or a text label.",
+		NewInput: input[AnnotationAddInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/annotation"}},
+	},
+	{
+		Name: "annotation.remove", Owner: OwnerLayout, Kind: Write, Documented: true,
+		Summary:  "Delete an annotation.",
+		NewInput: input[IDInput](),
+		HTTP:     []Route{{"DELETE", "/api/canvas/annotation/:id"}},
+	},
+	{
+		Name: "annotation.list", Owner: OwnerLayout, Kind: Read,
+		Summary:  "List annotation summaries.",
+		NewInput: input[EmptyInput](),
+		HTTP:     []Route{{"GET", "/api/canvas/annotations"}},
+	},
+	{
+		Name: "canvas.export", Owner: OwnerLayout, Kind: Read,
+		Summary:  "Export the canvas as a JSON Canvas 1.0 document.",
+		NewInput: input[ExportInput](),
+		HTTP:     []Route{{"GET", "/api/canvas/export"}},
+	},
+	{
+		Name: "canvas.import", Owner: OwnerLayout, Kind: Write,
+		Summary:  "Import a JSON Canvas 1.0 document (replace=true clears first).",
+		NewInput: input[ImportInput](),
+		HTTP:     []Route{{"POST", "/api/canvas/import"}},
 	},
 }
 

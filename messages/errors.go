@@ -22,6 +22,7 @@ const (
 	CodeRevisionConflict    Code = "revision-conflict"
 	CodeIdempotencyMismatch Code = "idempotency-key-reused"
 	CodeBodyTooLarge        Code = "body-too-large"
+	CodeBatchFailed         Code = "batch-failed"
 	CodeUnauthorized        Code = "unauthorized"
 	CodeForbiddenHost       Code = "forbidden-host"
 	CodeForbiddenOrigin     Code = "forbidden-origin"
@@ -50,6 +51,7 @@ var ErrorCatalog = []ErrorSpec{
 	{CodeRevisionConflict, http.StatusConflict, "ifRevision did not match the canvas revision; the body carries the current revision."},
 	{CodeIdempotencyMismatch, http.StatusUnprocessableEntity, "An Idempotency-Key was reused for a different request."},
 	{CodeBodyTooLarge, http.StatusRequestEntityTooLarge, "The request body exceeds the server's limit."},
+	{CodeBatchFailed, http.StatusBadRequest, "A batch entry failed, so nothing in the batch was applied; failedIndex, failedCode and results say which and why."},
 	{CodeUnauthorized, http.StatusUnauthorized, "The server requires a bearer token and the request had none or a wrong one."},
 	{CodeForbiddenHost, http.StatusForbidden, "The Host header is not a name this server answers to (DNS-rebinding guard)."},
 	{CodeForbiddenOrigin, http.StatusForbidden, "A state-changing request came from a foreign browser origin (CSRF guard)."},

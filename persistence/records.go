@@ -18,6 +18,8 @@ import (
 //	canvas/<cid>/ann/<annotationId>  one annotation
 //	canvas/<cid>/idem/<key>          a remembered idempotent reply (expires)
 //	canvas/<cid>/eventseq            event-number reservation (hi-lo)
+//	canvas/<cid>/snapmeta/<id>       snapshot metadata (loaded with the canvas)
+//	canvas/<cid>/snap/<id>           snapshot content (loaded on restore/diff)
 func canvasPrefix(cid string) string { return "canvas/" + cid + "/" }
 
 // MetaKey is the key of a canvas's meta record.
@@ -37,6 +39,12 @@ func IdempotencyKey(cid, key string) string { return canvasPrefix(cid) + "idem/"
 
 // EventSeqKey is the key of the event-number reservation.
 func EventSeqKey(cid string) string { return canvasPrefix(cid) + "eventseq" }
+
+// SnapshotMetaKey is the key of a snapshot's metadata.
+func SnapshotMetaKey(cid, id string) string { return canvasPrefix(cid) + "snapmeta/" + id }
+
+// SnapshotContentKey is the key of a snapshot's saved layout.
+func SnapshotContentKey(cid, id string) string { return canvasPrefix(cid) + "snap/" + id }
 
 type metaRecord struct {
 	Revision  uint64          `json:"revision"`
@@ -60,6 +68,19 @@ type edgeRecord struct {
 type annotationRecord struct {
 	canvas.WireAnnotation
 	Ord uint64 `json:"ord"`
+}
+
+type snapshotMetaRecord struct {
+	canvas.SnapshotMeta
+	Ord uint64 `json:"ord"`
+}
+
+type snapshotContentRecord struct {
+	Nodes       []nodeRecord       `json:"nodes"`
+	Edges       []edgeRecord       `json:"edges"`
+	Annotations []annotationRecord `json:"annotations"`
+	Pins        []string           `json:"pins"`
+	Viewport    canvas.Viewport    `json:"viewport"`
 }
 
 func encode(v any) string {
@@ -94,7 +115,62 @@ func ChangeOps(cid string, change *canvas.Change, next *canvas.State) []Op {
 		}
 		ops = append(ops, Set(AnnotationKey(cid, c.ID), encode(annotationRecord{canvas.WireOfAnnotation(c.After), c.After.Ord})))
 	}
+	for _, c := range change.Snapshots {
+		if c.After == nil {
+			ops = append(ops, Delete(SnapshotMetaKey(cid, c.ID)), Delete(SnapshotContentKey(cid, c.ID)))
+			continue
+		}
+		ops = append(ops, Set(SnapshotMetaKey(cid, c.ID), encode(snapshotMetaRecord{c.After.Meta(), c.After.Ord})))
+		if c.After.Content != nil {
+			ops = append(ops, Set(SnapshotContentKey(cid, c.ID), encode(contentRecord(c.After.Content))))
+		}
+	}
 	return append(ops, MetaOp(cid, next))
+}
+
+func contentRecord(c *canvas.SnapshotContent) snapshotContentRecord {
+	r := snapshotContentRecord{Pins: c.Pins, Viewport: c.Viewport,
+		Nodes: make([]nodeRecord, 0, len(c.Nodes)), Edges: make([]edgeRecord, 0, len(c.Edges)),
+		Annotations: make([]annotationRecord, 0, len(c.Annotations))}
+	if r.Pins == nil {
+		r.Pins = []string{}
+	}
+	for _, n := range c.Nodes {
+		r.Nodes = append(r.Nodes, nodeRecord{canvas.Raw(n, false), n.Ord})
+	}
+	for _, e := range c.Edges {
+		r.Edges = append(r.Edges, edgeRecord{canvas.WireOfEdge(e), e.Ord})
+	}
+	for _, a := range c.Annotations {
+		r.Annotations = append(r.Annotations, annotationRecord{canvas.WireOfAnnotation(a), a.Ord})
+	}
+	return r
+}
+
+// LoadSnapshotContent reads the saved layout of a snapshot.
+func (s *Store) LoadSnapshotContent(cid, id string) (*canvas.SnapshotContent, error) {
+	v, ok, err := s.Get(SnapshotContentKey(cid, id))
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("snapshot %q of canvas %q has no stored content", id, cid)
+	}
+	var r snapshotContentRecord
+	if err := json.Unmarshal([]byte(v), &r); err != nil {
+		return nil, fmt.Errorf("decode snapshot %q: %w", id, err)
+	}
+	c := &canvas.SnapshotContent{Pins: r.Pins, Viewport: r.Viewport}
+	for _, n := range r.Nodes {
+		c.Nodes = append(c.Nodes, nodeFromRecord(n))
+	}
+	for _, e := range r.Edges {
+		c.Edges = append(c.Edges, edgeFromRecord(e))
+	}
+	for _, a := range r.Annotations {
+		c.Annotations = append(c.Annotations, annotationFromRecord(a))
+	}
+	return c, nil
 }
 
 // MetaOp writes a canvas's meta record from state.
@@ -148,16 +224,18 @@ func (s *Store) LoadCanvas(cid string) (state *canvas.State, found bool, err err
 		case "edge":
 			var r edgeRecord
 			if decodeErr = json.Unmarshal([]byte(value), &r); decodeErr == nil {
-				st.Edges = st.Edges.Put(&canvas.Edge{ID: r.ID, From: r.From, To: r.To, Type: r.Type,
-					Label: r.Label, Style: r.Style, Animated: r.Animated, Ord: r.Ord})
+				st.Edges = st.Edges.Put(edgeFromRecord(r))
 			}
 		case "ann":
 			var r annotationRecord
 			if decodeErr = json.Unmarshal([]byte(value), &r); decodeErr == nil {
-				b := r.Bounds
-				st.Annotations = st.Annotations.Put(&canvas.Annotation{ID: r.ID, Type: r.Type, Points: r.Points,
-					Bounds: canvas.Rect{X: b.X, Y: b.Y, W: b.Width, H: b.Height}, Color: r.Color, Width: r.Width,
-					Text: r.Text, Label: r.Label, CreatedAt: r.CreatedAt, Ord: r.Ord})
+				st.Annotations = st.Annotations.Put(annotationFromRecord(r))
+			}
+		case "snapmeta":
+			var r snapshotMetaRecord
+			if decodeErr = json.Unmarshal([]byte(value), &r); decodeErr == nil {
+				st.Snapshots = st.Snapshots.Put(&canvas.Snapshot{ID: r.ID, Name: r.Name, CreatedAt: r.CreatedAt,
+					NodeCount: r.NodeCount, EdgeCount: r.EdgeCount, Ord: r.Ord})
 			}
 		}
 		if decodeErr != nil {
@@ -179,6 +257,17 @@ func (s *Store) LoadCanvas(cid string) (state *canvas.State, found bool, err err
 		st.Viewport.Scale = 1
 	}
 	return st, found, nil
+}
+
+func edgeFromRecord(r edgeRecord) *canvas.Edge {
+	return &canvas.Edge{ID: r.ID, From: r.From, To: r.To, Type: r.Type, Label: r.Label, Style: r.Style, Animated: r.Animated, Ord: r.Ord}
+}
+
+func annotationFromRecord(r annotationRecord) *canvas.Annotation {
+	b := r.Bounds
+	return &canvas.Annotation{ID: r.ID, Type: r.Type, Points: r.Points,
+		Bounds: canvas.Rect{X: b.X, Y: b.Y, W: b.Width, H: b.Height}, Color: r.Color, Width: r.Width,
+		Text: r.Text, Label: r.Label, CreatedAt: r.CreatedAt, Ord: r.Ord}
 }
 
 func nodeFromRecord(r nodeRecord) *canvas.Node {

@@ -43,6 +43,7 @@ func AddEdge(tx *Tx, in *messages.EdgeAddInput) (*Edge, *messages.Error) {
 		e.Animated = &a
 	}
 	tx.PutEdge(e)
+	tx.Describe("addEdge", "Added "+e.Type+" edge "+e.From+" → "+e.To)
 	tx.EmitLayout()
 	return e, nil
 }
@@ -61,10 +62,12 @@ func RemoveEdge(tx *Tx, id string) *messages.Error {
 	if id == "" {
 		return messages.BadRequest("Missing edge_id.")
 	}
-	if _, ok := tx.State().Edges.Get(id); !ok {
+	e, ok := tx.State().Edges.Get(id)
+	if !ok {
 		return messages.NotFound("Edge %q not found.", id)
 	}
 	tx.DeleteEdge(id)
+	tx.Describe("removeEdge", "Removed "+e.Type+" edge "+e.From+" → "+e.To)
 	tx.EmitLayout()
 	return nil
 }

@@ -1,6 +1,7 @@
 package canvas
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
@@ -64,6 +65,9 @@ func AddNode(tx *Tx, in *messages.NodeAddInput, allowInternal bool) (*Node, *mes
 		return nil, messages.BadRequest("Invalid node type: %q.", typ)
 	}
 
+	if typ == "group" {
+		return addGroupNode(tx, in)
+	}
 	data, err := buildNodeData(typ, in)
 	if err != nil {
 		return nil, err
@@ -81,44 +85,79 @@ func AddNode(tx *Tx, in *messages.NodeAddInput, allowInternal bool) (*Node, *mes
 	}
 
 	n := &Node{Type: typ, Size: size, ZIndex: 1, Data: data}
-	placed := false
-	x, y := in.XY()
-	if x != nil && y != nil {
+	if x, y := in.XY(); x != nil && y != nil {
 		n.Position = Point{X: *x, Y: *y}
-		placed = true
-	}
-	var members []string
-	if typ == "group" {
-		n.ZIndex = 0
-		var err *messages.Error
-		if members, placed, err = initGroup(tx, n, in, placed); err != nil {
-			return nil, err
-		}
+	} else {
+		n.Position = FindOpenPosition(tx.State().Nodes, n.Size.Width, n.Size.Height)
 	}
 	if typ == "context" {
 		// The reference docks new context widgets to the right, collapsed.
 		n.DockPosition = "right"
 		n.Collapsed = true
 	}
-	if !placed {
-		n.Position = FindOpenPosition(tx.State().Nodes, n.Size.Width, n.Size.Height)
-	}
-	prefix := "node"
-	if typ == "group" {
-		prefix = "group"
-	}
-	n.ID = tx.NewNodeID(prefix)
+	n.ID = tx.NewNodeID("node")
 	tx.PutNode(n)
-	for _, id := range members {
-		if child, ok := tx.Node(id); ok {
-			c := child.Clone()
-			c.Data["parentGroup"] = n.ID
-			tx.PutNode(c)
-		}
-	}
+	tx.Describe("addNode", "Added "+typ+` node "`+titleOrID(n)+`"`)
 	tx.EmitLayout()
 	return n, nil
 }
+
+// addGroupNode creates a group from node.add input (children, childIds or
+// data.children).
+func addGroupNode(tx *Tx, in *messages.NodeAddInput) (*Node, *messages.Error) {
+	field, raw := "childIds", in.ChildIDs
+	if in.Children != nil {
+		field, raw = "children", in.Children
+	} else if raw == nil {
+		if c, ok := in.Data["children"]; ok {
+			field, raw = "data.children", c
+		}
+	}
+	var ids []string
+	if raw != nil {
+		list, ok := raw.([]any)
+		if !ok {
+			return nil, messages.BadRequest("Cannot create group: %q must be an array of node IDs.", field)
+		}
+		for _, e := range list {
+			id, isString := e.(string)
+			if !isString || id == "" {
+				return nil, messages.BadRequest("Cannot create group: %q must contain only non-empty node IDs.", field)
+			}
+			ids = append(ids, id)
+		}
+	}
+	ids, err := checkMembers(tx, "", ids, "Cannot create group", true)
+	if err != nil {
+		return nil, err
+	}
+	spec := GroupSpec{ChildIDs: ids, Data: in.Data}
+	spec.X, spec.Y = in.XY()
+	spec.W, spec.H = in.WH()
+	if in.Title != nil {
+		spec.Title = *in.Title
+	} else if t, ok := in.Data["title"].(string); ok {
+		spec.Title = t
+	}
+	if in.Color != nil {
+		spec.Color = *in.Color
+	}
+	if in.ChildLayout != nil {
+		spec.ChildLayout = *in.ChildLayout
+	}
+	delete(spec.Data, "children")
+	return CreateGroup(tx, spec)
+}
+
+// titleOrID names a node in history descriptions: data.title, else its id.
+func titleOrID(n *Node) string {
+	if t, ok := n.Data["title"].(string); ok && t != "" {
+		return t
+	}
+	return n.ID
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
 
 // buildNodeData builds node.data for a new node: the given data object, then
 // the type's top-level fields, which win over the same keys in data.
@@ -171,15 +210,6 @@ func buildNodeData(typ string, in *messages.NodeAddInput) (map[string]any, *mess
 		if err := applyHTMLFields(data, &in.HTMLFields); err != nil {
 			return nil, err
 		}
-	case "group":
-		if in.Title == nil || *in.Title == "" {
-			if _, ok := data["title"].(string); !ok {
-				data["title"] = "Group"
-			}
-		}
-		if in.Color != nil && *in.Color != "" {
-			data["color"] = *in.Color
-		}
 	}
 	return data, nil
 }
@@ -231,104 +261,12 @@ func applyHTMLFields(data map[string]any, f *messages.HTMLFields) *messages.Erro
 	return nil
 }
 
-// initGroup validates a group's children from node.add input, fills the
-// group's data and, for a fit frame, its geometry. It returns the members
-// (which AddNode points at the group once it has an id) and whether the frame
-// is now positioned.
-func initGroup(tx *Tx, n *Node, in *messages.NodeAddInput, placed bool) ([]string, bool, *messages.Error) {
-	field, raw := "childIds", in.ChildIDs
-	if in.Children != nil {
-		field, raw = "children", in.Children
-	} else if raw == nil {
-		if c, ok := n.Data["children"]; ok {
-			field, raw = "data.children", c
-		}
-	}
-	children := []string{}
-	if raw != nil {
-		list, ok := raw.([]any)
-		if !ok {
-			return nil, false, messages.BadRequest("Cannot create group: %q must be an array of node IDs.", field)
-		}
-		var missing, invalid []string
-		for _, e := range list {
-			id, isString := e.(string)
-			if !isString || id == "" {
-				return nil, false, messages.BadRequest("Cannot create group: %q must contain only non-empty node IDs.", field)
-			}
-			child, found := tx.Node(id)
-			switch {
-			case !found:
-				missing = append(missing, id)
-			case child.Type == "group":
-				invalid = append(invalid, id)
-			case !contains(children, id):
-				children = append(children, id)
-			}
-		}
-		if len(missing) > 0 {
-			return nil, false, messages.BadRequest("Cannot create group: Missing child node ID(s): %s.", strings.Join(missing, ", "))
-		}
-		if len(invalid) > 0 {
-			return nil, false, messages.BadRequest("Cannot create group: Invalid group child ID(s): %s.", strings.Join(invalid, ", "))
-		}
-	}
-	x, y := in.XY()
-	w, h := in.WH()
-	frameMode := "fit"
-	if x != nil || y != nil || w != nil || h != nil {
-		frameMode = "manual"
-	}
-	n.Data["children"] = toAnyList(children)
-	n.Data["frameMode"] = frameMode
-	if len(children) > 0 && x == nil && y == nil {
-		b := fitBounds(tx, children)
-		n.Position = Point{X: b.X, Y: b.Y}
-		n.Size = Size{Width: b.W, Height: b.H}
-		placed = true
-	}
-	return children, placed, nil
-}
-
 func toAnyList(ids []string) []any {
 	out := make([]any, len(ids))
 	for i, id := range ids {
 		out[i] = id
 	}
 	return out
-}
-
-// Group frame geometry (server side).
-const (
-	GroupPad      = 56.0
-	GroupTitlebar = 32.0
-)
-
-// fitBounds is the fit frame around the given (non-group) members.
-func fitBounds(tx *Tx, ids []string) Rect {
-	first := true
-	var minX, minY, maxX, maxY float64
-	for _, id := range ids {
-		n, ok := tx.Node(id)
-		if !ok || n.Type == "group" {
-			continue
-		}
-		r := n.Rect()
-		if first {
-			minX, minY, maxX, maxY = r.X, r.Y, r.Right(), r.Bottom()
-			first = false
-			continue
-		}
-		minX, minY = min(minX, r.X), min(minY, r.Y)
-		maxX, maxY = max(maxX, r.Right()), max(maxY, r.Bottom())
-	}
-	if first {
-		return Rect{}
-	}
-	return Rect{
-		X: minX - GroupPad, Y: minY - GroupPad - GroupTitlebar,
-		W: (maxX - minX) + 2*GroupPad, H: (maxY - minY) + 2*GroupPad + GroupTitlebar,
-	}
 }
 
 // UpdateNode applies node.update's merge rules.
@@ -376,8 +314,28 @@ func UpdateNode(tx *Tx, in *messages.NodeUpdateInput) (*Node, *messages.Error) {
 			return nil, messages.BadRequest(`dockPosition must be "left", "right" or null, got %q.`, in.DockPosition.Value)
 		}
 	}
+	var childrenField string
+	var childrenRaw any
 	for k, v := range in.Data {
+		switch k {
+		case "parentGroup":
+			continue // membership changes go through the group routes
+		case "children":
+			if n.Type == "group" {
+				childrenField, childrenRaw = "data.children", v
+				continue
+			}
+		}
 		n.Data[k] = v
+	}
+	if in.ChildIDs != nil {
+		childrenField, childrenRaw = "childIds", in.ChildIDs
+	}
+	if in.Children != nil {
+		childrenField, childrenRaw = "children", in.Children
+	}
+	if childrenRaw != nil && n.Type != "group" {
+		return nil, messages.BadRequest("Cannot update %q: %s only applies to group nodes.", n.ID, childrenField)
 	}
 	if in.ArrangeLocked != nil {
 		n.Data["arrangeLocked"] = *in.ArrangeLocked
@@ -423,7 +381,28 @@ func UpdateNode(tx *Tx, in *messages.NodeUpdateInput) (*Node, *messages.Error) {
 		applyTraceFields(n.Data, &in.TraceFields)
 	}
 	tx.PutNode(n)
+	moved := n.Position != old.Position
+	if n.Type == "group" {
+		if moved {
+			// Moving a group moves its members with it.
+			dx, dy := n.Position.X-old.Position.X, n.Position.Y-old.Position.Y
+			for _, m := range members(tx, n) {
+				mc := m.Clone()
+				mc.Position = Point{m.Position.X + dx, m.Position.Y + dy}
+				tx.PutNode(mc)
+			}
+		}
+		if childrenRaw != nil {
+			if err := replaceChildren(tx, n, childrenField, childrenRaw); err != nil {
+				return nil, err
+			}
+		}
+	} else if parent := n.ParentGroup(); parent != "" && (moved || n.Size != old.Size) {
+		refitGroup(tx, parent)
+	}
+	tx.Describe("updateNode", `Updated node "`+titleOrID(old)+`"`)
 	tx.EmitLayout()
+	n, _ = tx.Node(n.ID)
 	return n, nil
 }
 
@@ -458,6 +437,7 @@ func RemoveNode(tx *Tx, id string) *messages.Error {
 			gc.Data["children"] = toAnyList(kept)
 			tx.PutNode(gc)
 		}
+		defer refitGroup(tx, parent) // after the member is gone
 	}
 	if n.Type == "group" {
 		for _, cid := range n.Children() {
@@ -469,6 +449,7 @@ func RemoveNode(tx *Tx, id string) *messages.Error {
 		}
 	}
 	tx.DeleteNode(id)
+	tx.Describe("removeNode", "Removed "+n.Type+` node "`+titleOrID(n)+`"`)
 	tx.EmitLayout()
 	return nil
 }

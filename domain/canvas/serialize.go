@@ -381,3 +381,35 @@ func (r *NodeReply) MarshalJSON() ([]byte, error) {
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
+
+// CompactNode is a node as batch results carry it: {ok:true, ...wire node},
+// with a file node's fileContent summarised instead of inlined.
+func CompactNode(n *Node, contextPinned bool) map[string]any {
+	w := Wire(n, contextPinned, ReadOptions{})
+	if fc, ok := n.Data["fileContent"].(string); ok && n.Type == "file" {
+		data := make(map[string]any, len(w.Data))
+		for k, v := range w.Data {
+			data[k] = v
+		}
+		sum := sha256.Sum256([]byte(fc))
+		lines, _ := n.Data["lineCount"].(float64)
+		data["fileContent"] = map[string]any{"omitted": "file-content", "bytes": len(fc), "lineCount": lines, "sha256": hex.EncodeToString(sum[:])}
+		w.Data = data
+		if p := dataString(n, "path"); p != "" {
+			w.Content = &p
+		}
+	}
+	out := wireMap(w)
+	out["ok"] = true
+	return out
+}
+
+// wireMap flattens a WireNode into a map (for spreading into replies).
+func wireMap(w WireNode) map[string]any {
+	return map[string]any{
+		"id": w.ID, "type": w.Type, "position": w.Position, "size": w.Size, "zIndex": w.ZIndex,
+		"collapsed": w.Collapsed, "pinned": w.Pinned, "dockPosition": w.DockPosition, "data": w.Data,
+		"kind": w.Kind, "title": w.Title, "content": w.Content, "path": w.Path, "url": w.URL,
+		"surfaceUrl": w.SurfaceURL, "provenance": w.Provenance,
+	}
+}

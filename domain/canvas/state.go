@@ -206,6 +206,11 @@ type State struct {
 	// Populated is set once the canvas has been written (seeded or used);
 	// a never-populated canvas gets the default docked widgets.
 	Populated bool
+	// Snapshots are the canvas's saved snapshots (metadata; the content is
+	// loaded from the store when needed).
+	Snapshots SnapshotSet
+	// History is the undo/redo log of this process (not persisted).
+	History History
 }
 
 // NewState returns an empty canvas at revision 0.
@@ -216,7 +221,9 @@ func NewState() *State {
 		Nodes:       NewNodeSet(),
 		Edges:       NewEdgeSet(),
 		Annotations: NewAnnotationSet(),
+		Snapshots:   NewSnapshotSet(),
 		NextOrd:     1,
+		History:     History{cursor: -1},
 	}
 }
 

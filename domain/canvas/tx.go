@@ -55,6 +55,9 @@ type Change struct {
 	Nodes       []RecordChange[*Node]
 	Edges       []RecordChange[*Edge]
 	Annotations []RecordChange[*Annotation]
+	// Snapshots are stored alongside the canvas but are not part of the
+	// layout: undo never touches them and they do not bump the revision.
+	Snapshots []RecordChange[*Snapshot]
 
 	PinsChanged bool
 	PinsBefore  []string
@@ -71,8 +74,14 @@ type Change struct {
 
 // Empty reports whether the change touches nothing.
 func (c *Change) Empty() bool {
-	return len(c.Nodes) == 0 && len(c.Edges) == 0 && len(c.Annotations) == 0 &&
-		!c.PinsChanged && !c.ViewportChanged && !c.ThemeChanged
+	return !c.LayoutChanged() && len(c.Snapshots) == 0
+}
+
+// LayoutChanged reports whether the change touches the layout (anything but
+// snapshots), which is what bumps the revision.
+func (c *Change) LayoutChanged() bool {
+	return len(c.Nodes) > 0 || len(c.Edges) > 0 || len(c.Annotations) > 0 ||
+		c.PinsChanged || c.ViewportChanged || c.ThemeChanged
 }
 
 // Event is an SSE/MCP event a transaction asks to emit after it commits.
@@ -83,8 +92,15 @@ type Event struct {
 	Data map[string]any
 }
 
-// EventLayoutUpdate is the frame every layout mutation emits.
-const EventLayoutUpdate = "canvas-layout-update"
+// Event names (the reference's SSE event names).
+const (
+	// EventLayoutUpdate is the frame every layout mutation emits.
+	EventLayoutUpdate   = "canvas-layout-update"
+	EventViewportUpdate = "canvas-viewport-update"
+	EventFocusNode      = "canvas-focus-node"
+	EventPinsChanged    = "context-pins-changed"
+	EventThemeChanged   = "theme-changed"
+)
 
 // Tx builds the next State from a base State and records what it changed.
 // The base is never modified; Commit returns the new State.
@@ -97,6 +113,14 @@ type Tx struct {
 	nodeIdx map[string]int
 	edgeIdx map[string]int
 	annIdx  map[string]int
+	snapIdx map[string]int
+
+	// History entry this transaction records, if any (see Describe).
+	opType, description, agent string
+	// replaying is set by undo/redo: their changes record no new entry.
+	replaying bool
+	// quiet suppresses events (batch emits one layout frame itself).
+	quiet bool
 }
 
 // Begin starts a transaction on base.
@@ -112,10 +136,30 @@ func (tx *Tx) Env() *Env { return tx.env }
 func (tx *Tx) State() *State { return &tx.state }
 
 // Emit queues an event for after commit.
-func (tx *Tx) Emit(ev Event) { tx.events = append(tx.events, ev) }
+func (tx *Tx) Emit(ev Event) {
+	if !tx.quiet {
+		tx.events = append(tx.events, ev)
+	}
+}
+
+// Quiet suppresses every later Emit (a batch emits once, itself).
+func (tx *Tx) Quiet(on bool) { tx.quiet = on }
+
+// Describe names the history entry this transaction records: the
+// reference's operationType and description. The last call wins, so a batch
+// can describe itself after its parts did.
+func (tx *Tx) Describe(opType, description string) {
+	tx.opType, tx.description = opType, description
+}
+
+// SetAgent records who is acting, for the history entry.
+func (tx *Tx) SetAgent(agent string) { tx.agent = agent }
 
 // EmitLayout queues one canvas-layout-update.
 func (tx *Tx) EmitLayout() { tx.Emit(Event{Name: EventLayoutUpdate}) }
+
+// Changed reports whether the transaction has changed the layout so far.
+func (tx *Tx) Changed() bool { return tx.change.LayoutChanged() }
 
 // Node returns a node of the working state.
 func (tx *Tx) Node(id string) (*Node, bool) { return tx.state.Nodes.Get(id) }
@@ -234,6 +278,30 @@ func (tx *Tx) DeleteAnnotation(id string) {
 	track(&tx.change.Annotations, &tx.annIdx, id, before, nil)
 }
 
+// PutSnapshot stores or replaces snapshot metadata (and content, if set).
+func (tx *Tx) PutSnapshot(sn *Snapshot) {
+	before, _ := tx.state.Snapshots.Get(sn.ID)
+	if sn.Ord == 0 {
+		if before != nil {
+			sn.Ord = before.Ord
+		} else {
+			sn.Ord = tx.AllocOrd()
+		}
+	}
+	tx.state.Snapshots = tx.state.Snapshots.Put(sn)
+	track(&tx.change.Snapshots, &tx.snapIdx, sn.ID, before, sn)
+}
+
+// DeleteSnapshot removes a snapshot.
+func (tx *Tx) DeleteSnapshot(id string) {
+	before, ok := tx.state.Snapshots.Get(id)
+	if !ok {
+		return
+	}
+	tx.state.Snapshots = tx.state.Snapshots.Delete(id)
+	track(&tx.change.Snapshots, &tx.snapIdx, id, before, nil)
+}
+
 // SetPins replaces the context pins.
 func (tx *Tx) SetPins(pins []string) {
 	if !tx.change.PinsChanged {
@@ -268,11 +336,22 @@ func (tx *Tx) SetTheme(theme string) {
 // MarkPopulated records that the canvas has been used.
 func (tx *Tx) MarkPopulated() { tx.state.Populated = true }
 
-// Commit returns the new state, bumped to the next revision, with the change
-// and the events to emit. The transaction must not be used afterwards.
+// Commit returns the new state with the change and the events to emit. A
+// change to the layout bumps the revision and, when the transaction was
+// described, records a history entry. The transaction must not be used
+// afterwards.
 func (tx *Tx) Commit() (*State, *Change, []Event) {
 	next := tx.state
-	next.Revision++
+	ch := &tx.change
+	if ch.LayoutChanged() {
+		next.Revision++
+		if tx.description != "" && !tx.replaying {
+			next.History = next.History.record(&HistoryEntry{
+				ID: tx.env.NewID("mut", 4), Timestamp: tx.env.Timestamp(), Description: tx.description,
+				OperationType: tx.opType, Agent: tx.agent, Change: ch,
+			})
+		}
+	}
 	next.Populated = true
-	return &next, &tx.change, tx.events
+	return &next, ch, tx.events
 }

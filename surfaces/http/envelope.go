@@ -53,6 +53,13 @@ func (s *Server) envelope(c *fiber.Ctx, op *messages.Op) (*messages.Envelope, *m
 	var body []byte
 	if readsBody {
 		body = bytes.TrimSpace(c.Body())
+		if len(body) > 0 && body[0] == '[' && op.BodyArrayField != "" {
+			wrapped, err := json.Marshal(map[string]json.RawMessage{op.BodyArrayField: body})
+			if err != nil {
+				return nil, messages.InvalidJSON("the request body is not valid JSON: %v", err)
+			}
+			body = wrapped
+		}
 		if len(body) > 0 && body[0] != '{' {
 			return nil, messages.InvalidJSON("the request body must be a JSON object")
 		}
