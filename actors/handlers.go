@@ -1,6 +1,8 @@
 package actors
 
 import (
+	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -83,6 +85,76 @@ var readHandlers = map[string]readHandler{
 		}
 		return canvas.ListSnapshots(s, q), nil
 	},
+}
+
+func init() {
+	readHandlers["snapshot.diff"] = func(s *canvas.State, env *messages.Envelope, ref *canvasRef) (any, *messages.Error) {
+		id := env.Args.(*messages.SnapshotRefInput).ID
+		return diffAgainst(s, ref, id, messages.NotFound("Snapshot %q not found.", id))
+	}
+	readHandlers["snapshot.diff.query"] = func(s *canvas.State, env *messages.Envelope, ref *canvasRef) (any, *messages.Error) {
+		in := env.Args.(*messages.SnapshotDiffQueryInput)
+		key := ""
+		switch {
+		case in.Name != nil:
+			key = *in.Name
+		case in.ID != nil:
+			key = *in.ID
+		}
+		if strings.TrimSpace(key) == "" {
+			return nil, messages.BadRequest("Missing snapshot name or id.")
+		}
+		return diffAgainst(s, ref, key, messages.NotFound("Snapshot %q not found.", key))
+	}
+	readHandlers["canvas.export"] = func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
+		in := env.Args.(*messages.ExportInput)
+		if in.Format != nil && *in.Format != "jsoncanvas" && *in.Format != "canvas" {
+			return nil, messages.BadRequest("Unsupported export format %q. Use: jsoncanvas", *in.Format)
+		}
+		return canvas.ExportJSONCanvas(s), nil
+	}
+	writeHandlers["canvas.import"] = runImport
+}
+
+// diffAgainst diffs the current layout against a snapshot (id or name).
+func diffAgainst(s *canvas.State, ref *canvasRef, key string, notFound *messages.Error) (any, *messages.Error) {
+	sn, err := ref.snapshotWithContent(s, key)
+	if err != nil {
+		if err.Status == 404 {
+			return nil, notFound
+		}
+		return nil, err
+	}
+	d := canvas.DiffLayouts(sn.Name, sn.Content.State(), s)
+	return map[string]any{"ok": true, "text": canvas.FormatDiff(d), "diff": d}, nil
+}
+
+// runImport adds a JSON Canvas document to the canvas (after clearing it
+// when replace is set), as one undoable step.
+func runImport(c *call) (any, *messages.Error) {
+	in := c.env.Args.(*messages.ImportInput)
+	var doc canvas.JSONCanvas
+	if len(in.Nodes) > 0 && string(in.Nodes) != "null" {
+		if err := json.Unmarshal(in.Nodes, &doc.Nodes); err != nil {
+			return nil, messages.InvalidInput("nodes must be an array of JSON Canvas nodes: %v", err).With("field", "nodes")
+		}
+	}
+	if len(in.Edges) > 0 && string(in.Edges) != "null" {
+		if err := json.Unmarshal(in.Edges, &doc.Edges); err != nil {
+			return nil, messages.InvalidInput("edges must be an array of JSON Canvas edges: %v", err).With("field", "edges")
+		}
+	}
+	if in.Replace != nil && *in.Replace {
+		canvas.Clear(c.tx)
+	}
+	plan, err := canvas.ImportJSONCanvas(doc, c.tx.State(), c.tx.Env())
+	if err != nil {
+		return nil, err
+	}
+	plan.Apply(c.tx)
+	c.tx.Describe("import", fmt.Sprintf("Imported JSON Canvas (%d nodes, %d edges)", len(plan.Nodes), len(plan.Edges)))
+	return map[string]any{"ok": true, "nodes": len(plan.Nodes), "edges": len(plan.Edges),
+		"nodeIds": plan.NodeIDs, "edgeIds": plan.EdgeIDs}, nil
 }
 
 var writeHandlers = map[string]writeHandler{

@@ -260,7 +260,8 @@ func (s *Store) LoadCanvas(cid string) (state *canvas.State, found bool, err err
 }
 
 func edgeFromRecord(r edgeRecord) *canvas.Edge {
-	return &canvas.Edge{ID: r.ID, From: r.From, To: r.To, Type: r.Type, Label: r.Label, Style: r.Style, Animated: r.Animated, Ord: r.Ord}
+	return &canvas.Edge{ID: r.ID, From: r.From, To: r.To, Type: r.Type, Label: r.Label, Style: r.Style,
+		Animated: r.Animated, JSONCanvas: r.JSONCanvas, Ord: r.Ord}
 }
 
 func annotationFromRecord(r annotationRecord) *canvas.Annotation {

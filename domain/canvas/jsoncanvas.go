@@ -240,7 +240,11 @@ func ExportJSONCanvasWith(s *State, extras map[string]JSONCanvasEdgeExtra) JSONC
 	}
 	s.Edges.Each(func(e *Edge) bool {
 		if exported[e.From] && exported[e.To] {
-			doc.Edges = append(doc.Edges, exportJSONCanvasEdge(e, extras[e.ID]))
+			x, ok := extras[e.ID]
+			if !ok && e.JSONCanvas != nil {
+				x = *e.JSONCanvas
+			}
+			doc.Edges = append(doc.Edges, exportJSONCanvasEdge(e, x))
 		}
 		return true
 	})
@@ -525,6 +529,10 @@ func (p *ImportPlan) Apply(tx *Tx) {
 		tx.PutNode(n)
 	}
 	for _, e := range p.Edges {
+		if x, ok := p.EdgeExtras[e.ID]; ok && !x.empty() {
+			x := x
+			e.JSONCanvas = &x
+		}
 		tx.PutEdge(e)
 	}
 	tx.EmitLayout()

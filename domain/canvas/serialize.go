@@ -234,11 +234,15 @@ type WireEdge struct {
 	Label    string `json:"label,omitempty"`
 	Style    string `json:"style,omitempty"`
 	Animated *bool  `json:"animated,omitempty"`
+	// JSONCanvas is present only on edges imported from a JSON Canvas
+	// document (out of contract; see docs/http-api.md).
+	JSONCanvas *JSONCanvasEdgeExtra `json:"jsonCanvas,omitempty"`
 }
 
 // WireOfEdge renders e.
 func WireOfEdge(e *Edge) WireEdge {
-	return WireEdge{ID: e.ID, From: e.From, To: e.To, Type: e.Type, Label: e.Label, Style: e.Style, Animated: e.Animated}
+	return WireEdge{ID: e.ID, From: e.From, To: e.To, Type: e.Type, Label: e.Label, Style: e.Style,
+		Animated: e.Animated, JSONCanvas: e.JSONCanvas}
 }
 
 // WireAnnotation is a stored annotation on the wire.

@@ -31,6 +31,22 @@ type SnapshotContent struct {
 	Viewport    Viewport
 }
 
+// State builds a canvas state holding the snapshot's layout (for diffs).
+func (c *SnapshotContent) State() *State {
+	s := NewState()
+	for _, n := range c.Nodes {
+		s.Nodes = s.Nodes.Put(n)
+	}
+	for _, e := range c.Edges {
+		s.Edges = s.Edges.Put(e)
+	}
+	for _, a := range c.Annotations {
+		s.Annotations = s.Annotations.Put(a)
+	}
+	s.Pins, s.Viewport = c.Pins, c.Viewport
+	return s
+}
+
 // SnapshotMeta is a snapshot on the wire.
 type SnapshotMeta struct {
 	ID        string `json:"id"`

@@ -353,5 +353,23 @@ func (tx *Tx) Commit() (*State, *Change, []Event) {
 		}
 	}
 	next.Populated = true
-	return &next, ch, tx.events
+	return &next, ch, onceLayout(tx.events)
+}
+
+// onceLayout keeps one canvas-layout-update per transaction (the last): the
+// frame carries the whole layout, so one per commit says everything.
+func onceLayout(events []Event) []Event {
+	last := -1
+	for i, e := range events {
+		if e.Name == EventLayoutUpdate {
+			last = i
+		}
+	}
+	out := events[:0:0]
+	for i, e := range events {
+		if e.Name != EventLayoutUpdate || i == last {
+			out = append(out, e)
+		}
+	}
+	return out
 }

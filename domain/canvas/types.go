@@ -130,7 +130,10 @@ type Edge struct {
 	// Animated is nil when the creator did not say; false is kept (the
 	// reference dropped it on reload).
 	Animated *bool
-	Ord      uint64
+	// JSONCanvas keeps what a JSON Canvas import carried that pmx edges do
+	// not model (sides, ends, color), so export gives it back.
+	JSONCanvas *JSONCanvasEdgeExtra
+	Ord        uint64
 }
 
 // EdgeTypes are the accepted edge types.
