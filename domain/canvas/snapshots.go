@@ -189,11 +189,11 @@ func RestoreSnapshot(tx *Tx, sn *Snapshot) {
 
 // ListSnapshotsQuery filters GET /api/canvas/snapshots.
 type ListSnapshotsQuery struct {
-	Limit   int    // <= 0: 20
-	All     bool   // no limit
-	Query   string // case-insensitive substring of id or name
-	Before  string // ISO time, inclusive
-	After   string // ISO time, inclusive
+	Limit  int    // <= 0: 20
+	All    bool   // no limit
+	Query  string // case-insensitive substring of id or name
+	Before string // ISO time, inclusive
+	After  string // ISO time, inclusive
 }
 
 // ListSnapshots returns snapshot metadata newest first.
