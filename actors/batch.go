@@ -150,3 +150,19 @@ func toGeneric(v any) any {
 	}
 	return out
 }
+
+func layoutName(in *messages.ArrangeInput) string {
+	if in.Layout == nil {
+		return ""
+	}
+	return *in.Layout
+}
+
+// arrangeStep runs arrange inside a batch: {ok:true, arranged, layout}.
+func arrangeStep(tx *canvas.Tx, in *messages.ArrangeInput) (any, *messages.Error) {
+	res, err := canvas.Arrange(tx, layoutName(in))
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"ok": true, "arranged": res.Arranged, "layout": res.Layout}, nil
+}

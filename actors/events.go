@@ -175,13 +175,28 @@ type layoutFrame struct {
 	timestamp string
 }
 
-func (f layoutFrame) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		Layout    canvas.Layout `json:"layout"`
-		SessionID string        `json:"sessionId"`
-		Timestamp string        `json:"timestamp"`
-		Revision  uint64        `json:"revision"`
-	}{f.state.RawLayout(), f.sessionID, f.timestamp, f.state.Revision})
+// MarshalJSON implements json.Marshaler.
+func (f layoutFrame) MarshalJSON() ([]byte, error) { return f.JSONBytes() }
+
+// JSONBytes renders the frame from the layout's cached node JSON.
+func (f layoutFrame) JSONBytes() ([]byte, error) {
+	layout, err := f.state.RawLayoutJSON().JSONBytes()
+	if err != nil {
+		return nil, err
+	}
+	tail, err := json.Marshal(struct {
+		SessionID string `json:"sessionId"`
+		Timestamp string `json:"timestamp"`
+		Revision  uint64 `json:"revision"`
+	}{f.sessionID, f.timestamp, f.state.Revision})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(layout)+len(tail)+12)
+	out = append(out, `{"layout":`...)
+	out = append(out, layout...)
+	out = append(out, ',')
+	return append(out, tail[1:]...), nil
 }
 
 // eventRing keeps the newest events for resume.

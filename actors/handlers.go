@@ -30,7 +30,7 @@ type writeHandler func(c *call) (any, *messages.Error)
 var readHandlers = map[string]readHandler{
 	"layout.get": func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
 		in := env.Args.(*messages.LayoutGetInput)
-		return s.WireLayout(canvas.ReadOptions{IncludeBlobs: in.IncludeBlobs != nil && *in.IncludeBlobs}), nil
+		return s.WireLayoutJSON(canvas.ReadOptions{IncludeBlobs: in.IncludeBlobs != nil && *in.IncludeBlobs}), nil
 	},
 	"node.get": func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
 		in := env.Args.(*messages.NodeGetInput)
@@ -85,14 +85,11 @@ var readHandlers = map[string]readHandler{
 		}
 		return canvas.ListSnapshots(s, q), nil
 	},
-}
-
-func init() {
-	readHandlers["snapshot.diff"] = func(s *canvas.State, env *messages.Envelope, ref *canvasRef) (any, *messages.Error) {
+	"snapshot.diff": func(s *canvas.State, env *messages.Envelope, ref *canvasRef) (any, *messages.Error) {
 		id := env.Args.(*messages.SnapshotRefInput).ID
 		return diffAgainst(s, ref, id, messages.NotFound("Snapshot %q not found.", id))
-	}
-	readHandlers["snapshot.diff.query"] = func(s *canvas.State, env *messages.Envelope, ref *canvasRef) (any, *messages.Error) {
+	},
+	"snapshot.diff.query": func(s *canvas.State, env *messages.Envelope, ref *canvasRef) (any, *messages.Error) {
 		in := env.Args.(*messages.SnapshotDiffQueryInput)
 		key := ""
 		switch {
@@ -105,15 +102,33 @@ func init() {
 			return nil, messages.BadRequest("Missing snapshot name or id.")
 		}
 		return diffAgainst(s, ref, key, messages.NotFound("Snapshot %q not found.", key))
-	}
-	readHandlers["canvas.export"] = func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
+	},
+	"canvas.export": func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
 		in := env.Args.(*messages.ExportInput)
 		if in.Format != nil && *in.Format != "jsoncanvas" && *in.Format != "canvas" {
 			return nil, messages.BadRequest("Unsupported export format %q. Use: jsoncanvas", *in.Format)
 		}
 		return canvas.ExportJSONCanvas(s), nil
-	}
-	writeHandlers["canvas.import"] = runImport
+	},
+	"annotation.list": func(s *canvas.State, _ *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
+		out := []canvas.AnnotationInfo{}
+		for _, a := range s.Annotations.All() {
+			out = append(out, canvas.AnnotationSummary(a))
+		}
+		return map[string]any{"annotations": out}, nil
+	},
+	"pinned.get": func(s *canvas.State, _ *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
+		return canvas.PinnedContext(s), nil
+	},
+	"validate.get": func(s *canvas.State, _ *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
+		return canvas.Validate(s), nil
+	},
+	"summary.get": func(s *canvas.State, _ *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
+		return canvas.Summary(s), nil
+	},
+	"spatial.get": func(s *canvas.State, _ *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
+		return canvas.SpatialContext(s), nil
+	},
 }
 
 // diffAgainst diffs the current layout against a snapshot (id or name).
@@ -307,7 +322,22 @@ var writeHandlers = map[string]writeHandler{
 		}
 		return map[string]any{"ok": true, "removed": id}, nil
 	},
-	"canvas.batch": runBatch,
+	"canvas.batch":  runBatch,
+	"canvas.import": runImport,
+	"arrange": func(c *call) (any, *messages.Error) {
+		res, err := canvas.Arrange(c.tx, layoutName(c.env.Args.(*messages.ArrangeInput)))
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
+	},
+	"annotation.add": func(c *call) (any, *messages.Error) {
+		a, err := canvas.AddAnnotation(c.tx, c.env.Args.(*messages.AnnotationAddInput))
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"ok": true, "annotation": canvas.AnnotationSummary(a)}, nil
+	},
 }
 
 // gcKeep reads snapshot.gc's keep: a positive number or numeric string;

@@ -29,7 +29,13 @@ func (e *StreamEvent) JSON() ([]byte, error) {
 	if p := e.cached.Value(); p != nil {
 		return *p, nil
 	}
-	b, err := json.Marshal(e.Data)
+	var b []byte
+	var err error
+	if pre, ok := e.Data.(interface{ JSONBytes() ([]byte, error) }); ok {
+		b, err = pre.JSONBytes() // already compact and valid: skip re-validation
+	} else {
+		b, err = json.Marshal(e.Data)
+	}
 	if err != nil {
 		return nil, err
 	}

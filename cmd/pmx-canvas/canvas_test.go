@@ -463,3 +463,93 @@ func TestJSONCanvasExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("replace import left %d nodes", n)
 	}
 }
+
+func TestReadAnalyses(t *testing.T) {
+	p := startServer(t, "")
+	a := p.addNode(`{"type":"markdown","title":"Alpha","content":"first","x":0,"y":300}`)
+	b := p.addNode(`{"type":"markdown","title":"Beta","content":"second","x":100,"y":400}`)
+	p.must(200, "POST", "/api/canvas/context-pins", fmt.Sprintf(`{"nodeIds":[%q]}`, a))
+
+	pc := p.must(200, "GET", "/api/canvas/pinned-context", nil)
+	if pc.body["count"] != 1.0 || !strings.HasPrefix(pc.str("preamble"), `[Context from "Alpha" (markdown)]`+"\nfirst\n") {
+		t.Fatalf("pinned context: %s", pc.raw)
+	}
+	node := pc.body["nodes"].([]any)[0].(map[string]any)
+	if _, hasData := node["data"]; hasData || node["position"] == nil || node["kind"] != "markdown" {
+		t.Fatalf("pinned node: %v", node)
+	}
+
+	v := p.must(200, "GET", "/api/canvas/validate", nil)
+	if v.body["ok"] != false || len(v.body["collisions"].([]any)) != 1 {
+		t.Fatalf("overlapping nodes are a collision: %s", v.raw)
+	}
+	col := v.body["collisions"].([]any)[0].(map[string]any)
+	if col["aId"] != a || col["bId"] != b || col["aTitle"] != "Alpha" {
+		t.Fatalf("collision %v", col)
+	}
+
+	sm := p.must(200, "GET", "/api/canvas/summary", nil)
+	if sm.body["totalNodes"] != 4.0 || sm.body["pinnedCount"] != 1.0 || sm.body["nodesByType"].(map[string]any)["markdown"] != 2.0 {
+		t.Fatalf("summary: %s", sm.raw)
+	}
+	sp := p.must(200, "GET", "/api/canvas/spatial-context", nil)
+	if sp.body["totalNodes"] != 4.0 || len(sp.body["clusters"].([]any)) == 0 || len(sp.body["nodesInReadingOrder"].([]any)) != 4 {
+		t.Fatalf("spatial: %s", sp.raw)
+	}
+
+	// Arrange resolves the collision; the reply reports validation.
+	s := p.freshStream(t)
+	ar := p.must(200, "POST", "/api/canvas/arrange", `{"layout":"column"}`)
+	if ar.body["layout"] != "column" || ar.body["arranged"] != 2.0 || ar.body["ok"] != true {
+		t.Fatalf("arrange: %s", ar.raw)
+	}
+	if got := s.names(t, 1); got[0] != "canvas-layout-update" {
+		t.Fatal(got)
+	}
+	if v := p.must(200, "GET", "/api/canvas/validate", nil); v.body["ok"] != true {
+		t.Fatalf("after arrange: %s", v.raw)
+	}
+	if r := p.must(400, "POST", "/api/canvas/arrange", `{"layout":"spiral"}`); r.str("error") != `Invalid layout: "spiral". Use: grid, column, flow` {
+		t.Fatal(r.raw)
+	}
+	if u := p.must(200, "POST", "/api/canvas/undo", nil); u.str("description") != "Undid: Auto-arranged 2 nodes (column)" {
+		t.Fatal(u.raw)
+	}
+}
+
+func TestAnnotationRoutes(t *testing.T) {
+	p := startServer(t, "")
+	s := p.freshStream(t)
+	r := p.must(200, "POST", "/api/canvas/annotation", `{"type":"text","text":"hello","points":[{"x":10,"y":10}]}`)
+	ann := r.body["annotation"].(map[string]any)
+	if !strings.HasPrefix(ann["id"].(string), "ann-") || ann["pointCount"] != 1.0 || ann["text"] != "hello" || ann["label"] != "hello" {
+		t.Fatalf("annotation: %s", r.raw)
+	}
+	if got := s.names(t, 1); got[0] != "canvas-layout-update" {
+		t.Fatal(got)
+	}
+	free := p.must(200, "POST", "/api/canvas/annotation", `{"points":[{"x":0,"y":0},{"x":100,"y":50}],"color":"#ff0000","label":"circle this"}`)
+	for _, tc := range []struct{ body, want string }{
+		{`{"points":[{"x":0,"y":0}]}`, "Annotation requires at least two valid points."},
+		{`{"type":"text","text":"x"}`, "Text annotation requires a valid point."},
+		{`{"type":"text","points":[{"x":0,"y":0}]}`, "Text annotation requires text."},
+	} {
+		if r := p.must(400, "POST", "/api/canvas/annotation", tc.body); r.str("error") != tc.want {
+			t.Errorf("%s: %s", tc.body, r.raw)
+		}
+	}
+	list := p.must(200, "GET", "/api/canvas/annotations", nil).body["annotations"].([]any)
+	if len(list) != 2 {
+		t.Fatalf("list %v", list)
+	}
+	if anns := p.state("")["annotations"].([]any); len(anns) != 2 || anns[1].(map[string]any)["color"] != "#ff0000" {
+		t.Fatalf("state annotations %v", anns)
+	}
+	id := free.body["annotation"].(map[string]any)["id"].(string)
+	if r := p.must(200, "DELETE", "/api/canvas/annotation/"+id, nil); r.str("removed") != id {
+		t.Fatal(r.raw)
+	}
+	if r := p.must(404, "DELETE", "/api/canvas/annotation/"+id, nil); r.str("error") != fmt.Sprintf("Annotation %q not found.", id) {
+		t.Fatal(r.raw)
+	}
+}

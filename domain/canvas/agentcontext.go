@@ -222,14 +222,6 @@ func numberValue(v any) (float64, bool) {
 	return 0, false
 }
 
-// jsNumber formats f as String(f) does for the values a canvas holds.
-func jsNumber(f float64) string {
-	if math.Abs(f) >= 1e21 {
-		return strconv.FormatFloat(f, 'g', -1, 64)
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
-}
-
 // jsString is String(v) for the scalar values summaries print; objects are
 // written as JSON.
 func jsString(v any) string {

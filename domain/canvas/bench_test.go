@@ -1,7 +1,6 @@
 package canvas
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -51,7 +50,7 @@ func BenchmarkWireLayoutJSON10k(b *testing.B) {
 	st := canvasWith(b, 10000)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := json.Marshal(st.WireLayout(ReadOptions{})); err != nil {
+		if _, err := st.WireLayoutJSON(ReadOptions{}).JSONBytes(); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -417,3 +417,99 @@ func wireMap(w WireNode) map[string]any {
 		"surfaceUrl": w.SurfaceURL, "provenance": w.Provenance,
 	}
 }
+
+// wireJSON returns the node's default wire JSON (no context pin applied).
+func (n *Node) wireJSON() ([]byte, error) {
+	if n.json == nil {
+		return json.Marshal(Wire(n, false, ReadOptions{}))
+	}
+	var err error
+	n.json.wireOnce.Do(func() { n.json.wire, err = json.Marshal(Wire(n, false, ReadOptions{})) })
+	return n.json.wire, err
+}
+
+// rawJSON returns the node's raw JSON (no context pin applied).
+func (n *Node) rawJSON() ([]byte, error) {
+	if n.json == nil {
+		return json.Marshal(Raw(n, false))
+	}
+	var err error
+	n.json.rawOnce.Do(func() { n.json.raw, err = json.Marshal(Raw(n, false)) })
+	return n.json.raw, err
+}
+
+// LayoutJSON renders a layout fast: nodes come from their cached JSON, so a
+// read of a large canvas is mostly copying bytes. It implements
+// json.Marshaler, and JSONBytes for writers that can skip re-validation.
+type LayoutJSON struct {
+	state *State
+	raw   bool
+	opts  ReadOptions
+}
+
+// WireLayoutJSON is WireLayout rendered through the node cache.
+func (s *State) WireLayoutJSON(opts ReadOptions) LayoutJSON {
+	return LayoutJSON{state: s, opts: opts}
+}
+
+// RawLayoutJSON is RawLayout rendered through the node cache.
+func (s *State) RawLayoutJSON() LayoutJSON { return LayoutJSON{state: s, raw: true} }
+
+// MarshalJSON implements json.Marshaler.
+func (l LayoutJSON) MarshalJSON() ([]byte, error) { return l.JSONBytes() }
+
+// JSONBytes renders the layout as compact, valid JSON.
+func (l LayoutJSON) JSONBytes() ([]byte, error) {
+	s := l.state
+	base := s.layoutBase()
+	pins := pinSet(s.Pins)
+	var b bytes.Buffer
+	b.Grow(256 * (s.Nodes.Len() + 4))
+	b.WriteString(`{"viewport":`)
+	vp, _ := json.Marshal(base.Viewport)
+	b.Write(vp)
+	b.WriteString(`,"theme":`)
+	th, _ := json.Marshal(base.Theme)
+	b.Write(th)
+	b.WriteString(`,"nodes":[`)
+	var err error
+	first := true
+	s.Nodes.Each(func(n *Node) bool {
+		var js []byte
+		switch {
+		case l.opts.IncludeBlobs && n.Type == "mcp-app":
+			js, err = json.Marshal(Wire(n, pins[n.ID], l.opts))
+		case pins[n.ID] && !n.Pinned && l.raw:
+			js, err = json.Marshal(Raw(n, true))
+		case pins[n.ID] && !n.Pinned:
+			js, err = json.Marshal(Wire(n, true, l.opts))
+		case l.raw:
+			js, err = n.rawJSON()
+		default:
+			js, err = n.wireJSON()
+		}
+		if err != nil {
+			return false
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		b.Write(js)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	rest, err := json.Marshal(struct {
+		Edges       []WireEdge       `json:"edges"`
+		Annotations []WireAnnotation `json:"annotations"`
+		Revision    uint64           `json:"revision"`
+	}{base.Edges, base.Annotations, base.Revision})
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(`],`)
+	b.Write(rest[1:])
+	return b.Bytes(), nil
+}

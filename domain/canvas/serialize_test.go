@@ -110,10 +110,41 @@ func TestTxTracksFirstBeforeAndLastAfter(t *testing.T) {
 	if len(ch.Nodes) != 1 || ch.Nodes[0].Before.Position.X != 40 || ch.Nodes[0].After.Position.X != 2 {
 		t.Fatalf("change = %+v", ch.Nodes)
 	}
-	if len(events) != 2 || next.Revision != base.Revision+1 {
+	if len(events) != 1 || next.Revision != base.Revision+1 { // one layout frame per commit
 		t.Fatalf("events=%d revision %d→%d", len(events), base.Revision, next.Revision)
 	}
 	if n, _ := base.Nodes.Get(a.ID); n.Position.X != 40 {
 		t.Fatal("base state was modified")
+	}
+}
+
+// The cached renderer produces exactly what encoding the Layout struct does.
+func TestLayoutJSONMatchesLayout(t *testing.T) {
+	tx := Begin(NewState(), testEnv())
+	SeedDockedWidgets(tx)
+	a := mustAdd(t, tx, `{"type":"markdown","title":"A <b>&","content":"x"}`)
+	mustAdd(t, tx, `{"type":"mcp-app","data":{"html":"`+strings.Repeat("y", 3000)+`"}}`)
+	tx.SetPins([]string{a.ID})
+	tx.PutEdge(&Edge{ID: "e", From: a.ID, To: "status-main", Type: "flow"})
+	st, _, _ := tx.Commit()
+	for _, tc := range []struct {
+		name      string
+		fast      LayoutJSON
+		reference any
+	}{
+		{"wire", st.WireLayoutJSON(ReadOptions{}), st.WireLayout(ReadOptions{})},
+		{"wire with blobs", st.WireLayoutJSON(ReadOptions{IncludeBlobs: true}), st.WireLayout(ReadOptions{IncludeBlobs: true})},
+		{"raw", st.RawLayoutJSON(), st.RawLayout()},
+	} {
+		for round := 0; round < 2; round++ { // second round reads the cache
+			got, err := json.Marshal(tc.fast)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := json.Marshal(tc.reference)
+			if string(got) != string(want) {
+				t.Fatalf("%s round %d:\ngot  %s\nwant %s", tc.name, round, got, want)
+			}
+		}
 	}
 }

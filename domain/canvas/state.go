@@ -36,6 +36,9 @@ func (s NodeSet) Put(n *Node) NodeSet {
 	if n.search == nil {
 		n.search = buildSearchFields(n)
 	}
+	if n.json == nil {
+		n.json = &nodeJSON{}
+	}
 	idx := s.index
 	if old, ok := s.items.get(n.ID); ok {
 		idx = idx.remove(old)

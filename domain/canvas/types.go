@@ -7,6 +7,8 @@
 // resulting Change, publishes the new State and replies.
 package canvas
 
+import "sync"
+
 // Point is a world coordinate.
 type Point struct {
 	X float64 `json:"x"`
@@ -68,6 +70,15 @@ type Node struct {
 	Ord uint64
 
 	search *searchFields // set by NodeSet.Put; cleared by Clone
+	json   *nodeJSON     // lazily rendered wire forms; set by NodeSet.Put
+}
+
+// nodeJSON caches a node's rendered JSON. A Node never changes once it is in
+// a set, so its default wire and raw forms are rendered at most once, by the
+// first reader that needs them, and a 10,000-node layout is a concatenation.
+type nodeJSON struct {
+	wireOnce, rawOnce sync.Once
+	wire, raw         []byte
 }
 
 // Rect returns the node's bounding box.
@@ -78,7 +89,7 @@ func (n *Node) Rect() Rect {
 // Clone returns a shallow copy whose Data map may be changed freely.
 func (n *Node) Clone() *Node {
 	c := *n
-	c.search = nil
+	c.search, c.json = nil, nil
 	c.Data = make(map[string]any, len(n.Data)+2)
 	for k, v := range n.Data {
 		c.Data[k] = v

@@ -210,6 +210,16 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 // writeJSON sends body as compact JSON. HTML characters are not escaped, so
 // payloads read the same as the reference's.
 func writeJSON(c *fiber.Ctx, status int, body any) error {
+	if pre, ok := body.(interface{ JSONBytes() ([]byte, error) }); ok {
+		// Already valid, compact JSON (a large layout): send as is.
+		out, err := pre.JSONBytes()
+		if err != nil {
+			return writeError(c, messages.Internal("encode response: %v", err))
+		}
+		c.Set(fiber.HeaderContentType, "application/json; charset=utf-8")
+		c.Set(fiber.HeaderCacheControl, "no-store")
+		return c.Status(status).Send(out)
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
