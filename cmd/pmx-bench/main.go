@@ -47,6 +47,10 @@ type config struct {
 	label    string
 	jsonOut  bool
 	startups int
+	seed     int
+	readers  int
+	readOp   string
+	readWait time.Duration
 	server   []string
 }
 
@@ -58,11 +62,15 @@ func main() {
 	flag.StringVar(&levels, "c", "1,8,32,128", "comma-separated client counts")
 	flag.IntVar(&cfg.n, "n", 20000, "operations per level (ignored with -d)")
 	flag.DurationVar(&cfg.duration, "d", 0, "run each level for this long instead of -n operations")
-	flag.StringVar(&cfg.op, "op", "node.add", "operation: node.add | node.move | state.get")
+	flag.StringVar(&cfg.op, "op", "node.add", "operation: node.add | node.move | state.get | search.get")
 	flag.IntVar(&cfg.growth, "growth", 0, "growth mode: add this many nodes with the first -c level, reporting each segment")
 	flag.IntVar(&cfg.segments, "segments", 10, "segments reported in growth mode")
 	flag.StringVar(&cfg.label, "label", "", "label printed with the results")
 	flag.BoolVar(&cfg.jsonOut, "json", false, "print results as JSON lines")
+	flag.IntVar(&cfg.seed, "seed", 0, "first add this many nodes (in batches of 500)")
+	flag.IntVar(&cfg.readers, "readers", 0, "clients reading concurrently with the writers (reported separately)")
+	flag.StringVar(&cfg.readOp, "read-op", "state.get", "what the readers do: state.get | search.get")
+	flag.DurationVar(&cfg.readWait, "read-interval", 0, "each reader's pause between reads (0: back to back)")
 	flag.IntVar(&cfg.startups, "startup", 0, "startup mode: start the server this many times; report time to a healthy /health and idle memory")
 	flag.Parse()
 	cfg.server = flag.Args()
@@ -99,6 +107,11 @@ func run(cfg config) error {
 	host := strings.TrimPrefix(url, "http://")
 	client := &fasthttp.HostClient{Addr: host, MaxConns: 1024, ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second}
 
+	if cfg.seed > 0 {
+		if err := seedBatches(client, url, cfg.seed); err != nil {
+			return err
+		}
+	}
 	if cfg.growth > 0 {
 		return growth(cfg, client, url)
 	}
@@ -110,8 +123,93 @@ func run(cfg config) error {
 		if cfg.op == "node.move" {
 			ids = seed(client, url, c*4)
 		}
+		stop := make(chan struct{})
+		readRes := make(chan result, 1)
+		if cfg.readers > 0 {
+			go func() { readRes <- readLoop(client, url, cfg.readOp, cfg.readers, cfg.readWait, stop) }()
+		}
 		res := load(client, url, cfg.op, c, cfg.n, cfg.duration, ids)
+		close(stop)
 		report(cfg, cfg.op, c, res)
+		if cfg.readers > 0 {
+			report(cfg, cfg.readOp+"(r)", cfg.readers, <-readRes)
+		}
+	}
+	return nil
+}
+
+// readLoop runs readers until stop closes.
+func readLoop(client *fasthttp.HostClient, url, op string, readers int, wait time.Duration, stop <-chan struct{}) result {
+	lats := make([][]time.Duration, readers)
+	var wg sync.WaitGroup
+	start := time.Now()
+	errs := atomic.Int64{}
+	for r := 0; r < readers; r++ {
+		wg.Add(1)
+		go func(r int) {
+			defer wg.Done()
+			req := fasthttp.AcquireRequest()
+			res := fasthttp.AcquireResponse()
+			defer fasthttp.ReleaseRequest(req)
+			defer fasthttp.ReleaseResponse(res)
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				prepare(req, url, op, i, r, nil)
+				t0 := time.Now()
+				if err := client.Do(req, res); err != nil || res.StatusCode() != 200 {
+					errs.Add(1)
+					continue
+				}
+				lats[r] = append(lats[r], time.Since(t0))
+				if wait > 0 {
+					select {
+					case <-stop:
+						return
+					case <-time.After(wait):
+					}
+				}
+			}
+		}(r)
+	}
+	wg.Wait()
+	var all []time.Duration
+	for _, l := range lats {
+		all = append(all, l...)
+	}
+	slices.Sort(all)
+	return result{ops: len(all), errors: int(errs.Load()), elapsed: time.Since(start), lat: all}
+}
+
+// seedBatches adds n nodes through the batch route, 500 per request.
+func seedBatches(client *fasthttp.HostClient, url string, n int) error {
+	req := fasthttp.AcquireRequest()
+	res := fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(res)
+	for done := 0; done < n; {
+		k := min(500, n-done)
+		var b strings.Builder
+		b.WriteString("[")
+		for i := 0; i < k; i++ {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			j := done + i
+			fmt.Fprintf(&b, `{"op":"node.add","args":{"type":"markdown","title":"seed %d","content":"notes about item%05d, topic %d and deploy %d"}}`, j, j, j%97, j%13)
+		}
+		b.WriteString("]")
+		req.Reset()
+		req.Header.SetMethod("POST")
+		req.SetRequestURI(url + "/api/canvas/batch")
+		req.SetBodyString(b.String())
+		if err := client.Do(req, res); err != nil || res.StatusCode() != 200 {
+			return fmt.Errorf("seed batch: %v %d %s", err, res.StatusCode(), res.Body())
+		}
+		done += k
 	}
 	return nil
 }
@@ -195,6 +293,9 @@ func prepare(req *fasthttp.Request, url, op string, i, w int, ids []string) {
 	case "state.get":
 		req.Header.SetMethod("GET")
 		req.SetRequestURI(url + "/api/canvas/state")
+	case "search.get":
+		req.Header.SetMethod("GET")
+		req.SetRequestURI(url + "/api/canvas/search?q=" + fmt.Sprintf("item%05d", i%10000))
 	default:
 		fatalf("unknown -op %q", op)
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"net/url"
 	"sort"
 	"strconv"
@@ -460,19 +461,51 @@ func (l LayoutJSON) MarshalJSON() ([]byte, error) { return l.JSONBytes() }
 
 // JSONBytes renders the layout as compact, valid JSON.
 func (l LayoutJSON) JSONBytes() ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(400 * (l.state.Nodes.Len() + 4))
+	if _, err := l.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// WriteTo streams the layout as compact JSON to w, so a large read needs no
+// buffer of its own (io.WriterTo).
+func (l LayoutJSON) WriteTo(w io.Writer) (int64, error) {
+	cw := &countingWriter{w: w}
+	err := l.write(cw)
+	return cw.n, err
+}
+
+type countingWriter struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	c.err = err
+	return n, err
+}
+
+func (l LayoutJSON) write(w *countingWriter) error {
 	s := l.state
 	base := s.layoutBase()
 	pins := pinSet(s.Pins)
-	var b bytes.Buffer
-	b.Grow(256 * (s.Nodes.Len() + 4))
-	b.WriteString(`{"viewport":`)
-	vp, _ := json.Marshal(base.Viewport)
-	b.Write(vp)
-	b.WriteString(`,"theme":`)
-	th, _ := json.Marshal(base.Theme)
-	b.Write(th)
-	b.WriteString(`,"nodes":[`)
-	var err error
+	head, err := json.Marshal(struct {
+		Viewport Viewport `json:"viewport"`
+		Theme    string   `json:"theme"`
+	}{base.Viewport, base.Theme})
+	if err != nil {
+		return err
+	}
+	w.Write(head[:len(head)-1])
+	w.Write([]byte(`,"nodes":[`))
 	first := true
 	s.Nodes.Each(func(n *Node) bool {
 		var js []byte
@@ -492,14 +525,14 @@ func (l LayoutJSON) JSONBytes() ([]byte, error) {
 			return false
 		}
 		if !first {
-			b.WriteByte(',')
+			w.Write([]byte{','})
 		}
 		first = false
-		b.Write(js)
-		return true
+		w.Write(js)
+		return w.err == nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	rest, err := json.Marshal(struct {
 		Edges       []WireEdge       `json:"edges"`
@@ -507,9 +540,9 @@ func (l LayoutJSON) JSONBytes() ([]byte, error) {
 		Revision    uint64           `json:"revision"`
 	}{base.Edges, base.Annotations, base.Revision})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	b.WriteString(`],`)
-	b.Write(rest[1:])
-	return b.Bytes(), nil
+	w.Write([]byte(`],`))
+	w.Write(rest[1:])
+	return w.err
 }

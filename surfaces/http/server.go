@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -207,9 +208,34 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 	return writeError(c, messages.AsError(err))
 }
 
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBody keeps buffers of huge one-off reads out of the pool.
+const maxPooledBody = 64 << 20
+
 // writeJSON sends body as compact JSON. HTML characters are not escaped, so
 // payloads read the same as the reference's.
 func writeJSON(c *fiber.Ctx, status int, body any) error {
+	if large, ok := body.(io.WriterTo); ok {
+		// A large, already-valid JSON body (a layout): render it into a
+		// pooled buffer and let fasthttp copy it into its own, so big reads
+		// do not churn the garbage collector.
+		buf := bodyBuffers.Get().(*bytes.Buffer)
+		defer func() {
+			if buf.Cap() <= maxPooledBody {
+				buf.Reset()
+				bodyBuffers.Put(buf)
+			}
+		}()
+		if _, err := large.WriteTo(buf); err != nil {
+			return writeError(c, messages.Internal("encode response: %v", err))
+		}
+		c.Set(fiber.HeaderContentType, "application/json; charset=utf-8")
+		c.Set(fiber.HeaderCacheControl, "no-store")
+		c.Status(status)
+		c.Response().SetBody(buf.Bytes())
+		return nil
+	}
 	if pre, ok := body.(interface{ JSONBytes() ([]byte, error) }); ok {
 		// Already valid, compact JSON (a large layout): send as is.
 		out, err := pre.JSONBytes()
