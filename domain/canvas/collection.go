@@ -16,6 +16,9 @@ var (
 type ordered[T any] struct {
 	byOrd *immutable.SortedMap[uint64, T]
 	ords  *immutable.Map[string, uint64]
+	// maxOrd is the largest ord present (0 when empty), so last() is a
+	// lookup instead of an iterator seek.
+	maxOrd uint64
 }
 
 func newOrdered[T any]() ordered[T] {
@@ -42,10 +45,34 @@ func (o ordered[T]) put(id string, ord uint64, v T) ordered[T] {
 		o = newOrdered[T]()
 	}
 	byOrd := o.byOrd
-	if old, ok := o.ords.Get(id); ok && old != ord {
-		byOrd = byOrd.Delete(old)
+	next := ordered[T]{ords: o.ords, maxOrd: max(o.maxOrd, ord)}
+	old, had := o.ords.Get(id)
+	if !had || old != ord {
+		next.ords = o.ords.Set(id, ord) // an update in place keeps the map
 	}
-	return ordered[T]{byOrd: byOrd.Set(ord, v), ords: o.ords.Set(id, ord)}
+	if had && old != ord {
+		byOrd = byOrd.Delete(old)
+		if old == o.maxOrd && ord < old {
+			next.maxOrd = 0 // recomputed below
+		}
+	}
+	next.byOrd = byOrd.Set(ord, v)
+	if next.maxOrd == 0 {
+		next.maxOrd = lastKey(next.byOrd)
+	}
+	return next
+}
+
+// lastKey finds the largest key by seeking (used only when the maximum is
+// removed).
+func lastKey[T any](m *immutable.SortedMap[uint64, T]) uint64 {
+	if m.Len() == 0 {
+		return 0
+	}
+	it := m.Iterator()
+	it.Last()
+	k, _, _ := it.Next()
+	return k
 }
 
 func (o ordered[T]) delete(id string) ordered[T] {
@@ -56,7 +83,11 @@ func (o ordered[T]) delete(id string) ordered[T] {
 	if !ok {
 		return o
 	}
-	return ordered[T]{byOrd: o.byOrd.Delete(ord), ords: o.ords.Delete(id)}
+	next := ordered[T]{byOrd: o.byOrd.Delete(ord), ords: o.ords.Delete(id), maxOrd: o.maxOrd}
+	if ord == o.maxOrd {
+		next.maxOrd = lastKey(next.byOrd)
+	}
+	return next
 }
 
 func (o ordered[T]) len() int {
@@ -86,10 +117,7 @@ func (o ordered[T]) last() (T, bool) {
 	if o.byOrd == nil || o.byOrd.Len() == 0 {
 		return zero, false
 	}
-	it := o.byOrd.Iterator()
-	it.Last()
-	_, v, ok := it.Next()
-	return v, ok
+	return o.byOrd.Get(o.maxOrd)
 }
 
 func (o ordered[T]) byOrdinal(ord uint64) (T, bool) {

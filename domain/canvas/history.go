@@ -23,35 +23,70 @@ type HistoryEntry struct {
 	Change *Change
 }
 
-// History is the undo log: entries oldest first and a cursor at the last
-// applied one (-1: none). It is a value whose entries slice is never
-// modified in place, so a published State can share it.
+// History is the undo log as two persistent stacks: done (applied entries,
+// newest first) and undone (undone entries, next redo first). Recording,
+// undo and redo are O(1) and share structure, so every published State can
+// hold its History at no cost. Only the newest HistoryLimit entries count.
 type History struct {
-	entries []*HistoryEntry
-	cursor  int
+	done, undone   *histNode
+	nDone, nUndone int
 }
 
-// record appends e after the cursor (dropping the redo tail) and keeps the
-// newest HistoryLimit entries.
-func (h History) record(e *HistoryEntry) History {
-	keep := h.entries[:h.cursor+1]
-	if len(keep) >= HistoryLimit {
-		keep = keep[len(keep)-HistoryLimit+1:]
-	}
-	next := make([]*HistoryEntry, len(keep), len(keep)+1)
-	copy(next, keep)
-	next = append(next, e)
-	return History{entries: next, cursor: len(next) - 1}
+type histNode struct {
+	e    *HistoryEntry
+	next *histNode
 }
+
+// record pushes e as the newest applied entry and drops the redo tail.
+func (h History) record(e *HistoryEntry) History {
+	done, n := &histNode{e: e, next: h.done}, h.nDone+1
+	if n > 2*HistoryLimit { // trim now and then: amortised O(1)
+		done, n = truncate(done, HistoryLimit), HistoryLimit
+	}
+	return History{done: done, nDone: n}
+}
+
+// truncate copies the first k nodes of a stack.
+func truncate(l *histNode, k int) *histNode {
+	var head, tail *histNode
+	for ; l != nil && k > 0; l, k = l.next, k-1 {
+		c := &histNode{e: l.e}
+		if head == nil {
+			head = c
+		} else {
+			tail.next = c
+		}
+		tail = c
+	}
+	return head
+}
+
+// applied is how many applied entries count (at most HistoryLimit).
+func (h History) applied() int { return min(h.nDone, HistoryLimit-min(h.nUndone, HistoryLimit)) }
 
 // CanUndo reports whether an applied entry exists.
-func (h History) CanUndo() bool { return h.cursor >= 0 }
+func (h History) CanUndo() bool { return h.applied() > 0 }
 
 // CanRedo reports whether an undone entry exists.
-func (h History) CanRedo() bool { return h.cursor < len(h.entries)-1 }
+func (h History) CanRedo() bool { return h.nUndone > 0 }
 
-// Len returns the number of entries.
-func (h History) Len() int { return len(h.entries) }
+// Len returns the number of entries kept.
+func (h History) Len() int { return h.applied() + h.nUndone }
+
+// entries lists the kept entries oldest first and the index of the current one.
+func (h History) list() ([]*HistoryEntry, int) {
+	n := h.applied()
+	out := make([]*HistoryEntry, n, n+h.nUndone)
+	l := h.done
+	for i := n - 1; i >= 0; i-- {
+		out[i] = l.e
+		l = l.next
+	}
+	for u := h.undone; u != nil; u = u.next {
+		out = append(out, u.e)
+	}
+	return out, n - 1
+}
 
 // Undo reverts the entry at the cursor. It reports the entry's description
 // and false when there is nothing to undo.
@@ -60,10 +95,11 @@ func Undo(tx *Tx) (string, bool) {
 	if !h.CanUndo() {
 		return "", false
 	}
-	e := h.entries[h.cursor]
+	e := h.done.e
 	tx.replaying = true
 	applyChange(tx, e.Change, true)
-	tx.state.History.cursor--
+	tx.state.History = History{done: h.done.next, nDone: h.nDone - 1,
+		undone: &histNode{e: e, next: h.undone}, nUndone: h.nUndone + 1}
 	tx.Emit(Event{Name: EventViewportUpdate, Data: map[string]any{"viewport": tx.state.Viewport}})
 	tx.EmitLayout()
 	return e.Description, true
@@ -75,10 +111,11 @@ func Redo(tx *Tx) (string, bool) {
 	if !h.CanRedo() {
 		return "", false
 	}
-	e := h.entries[h.cursor+1]
+	e := h.undone.e
 	tx.replaying = true
 	applyChange(tx, e.Change, false)
-	tx.state.History.cursor++
+	tx.state.History = History{done: &histNode{e: e, next: h.done}, nDone: h.nDone + 1,
+		undone: h.undone.next, nUndone: h.nUndone - 1}
 	tx.Emit(Event{Name: EventViewportUpdate, Data: map[string]any{"viewport": tx.state.Viewport}})
 	tx.EmitLayout()
 	return e.Description, true
@@ -160,16 +197,17 @@ type HistoryView struct {
 
 // View renders the history; clock times use loc (the server's zone).
 func (h History) View(loc *time.Location, revision uint64) HistoryView {
-	v := HistoryView{Entries: make([]HistoryItem, 0, len(h.entries)), CanUndo: h.CanUndo(), CanRedo: h.CanRedo(), Revision: revision}
-	if len(h.entries) == 0 {
+	entries, cursor := h.list()
+	v := HistoryView{Entries: make([]HistoryItem, 0, len(entries)), CanUndo: h.CanUndo(), CanRedo: h.CanRedo(), Revision: revision}
+	if len(entries) == 0 {
 		v.Text = "Canvas History: empty (no mutations recorded this session)"
 		return v
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Canvas History (%d mutations, position %d/%d)\n\n", len(h.entries), h.cursor+1, len(h.entries))
-	for i, e := range h.entries {
+	fmt.Fprintf(&b, "Canvas History (%d mutations, position %d/%d)\n\n", len(entries), cursor+1, len(entries))
+	for i, e := range entries {
 		item := HistoryItem{ID: e.ID, Timestamp: e.Timestamp, Description: e.Description, OperationType: e.OperationType,
-			Agent: e.Agent, IsCurrent: i == h.cursor, IsUndone: i > h.cursor}
+			Agent: e.Agent, IsCurrent: i == cursor, IsUndone: i > cursor}
 		v.Entries = append(v.Entries, item)
 		clock := e.Timestamp
 		if t, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil {

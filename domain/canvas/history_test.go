@@ -161,7 +161,7 @@ func TestUndoRedoRoundTripProperty(t *testing.T) {
 				mustAdd(t, tx, `{"type":"markdown"}`)
 			}
 			s, _, _ := tx.Commit()
-			s.History = History{cursor: -1} // the seed is the starting point
+			s.History = History{} // the seed is the starting point
 			initial := layoutJSON(t, s)
 
 			applied := 0

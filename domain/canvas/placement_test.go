@@ -117,3 +117,41 @@ func TestOverlappingMatchesScan(t *testing.T) {
 		t.Fatalf("MaxBottom = %v", mb)
 	}
 }
+
+// MaxBottom, kept incrementally, always equals a full scan.
+func TestMaxBottomMatchesScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	s := NewNodeSet()
+	ids := []string{}
+	for step := 0; step < 3000; step++ {
+		switch k := r.IntN(10); {
+		case k < 5 || len(ids) == 0:
+			id := string(rune(0x4e00 + step))
+			ids = append(ids, id)
+			s = s.Put(&Node{ID: id, Position: Point{r.Float64() * 5000, r.Float64()*5000 - 2500}, Size: Size{100, r.Float64() * 800},
+				Ord: uint64(step + 1), Data: map[string]any{}})
+		case k < 8:
+			n, _ := s.Get(ids[r.IntN(len(ids))])
+			if n != nil {
+				c := n.Clone()
+				c.Position.Y = r.Float64()*5000 - 2500
+				s = s.Put(c)
+			}
+		default:
+			i := r.IntN(len(ids))
+			s = s.Delete(ids[i])
+			ids = append(ids[:i], ids[i+1:]...)
+		}
+		got, ok := s.MaxBottom()
+		want, found := 0.0, false
+		s.Each(func(n *Node) bool {
+			if b := n.Rect().Bottom(); !found || b > want {
+				want, found = b, true
+			}
+			return true
+		})
+		if ok != found || (ok && got != want) {
+			t.Fatalf("step %d: MaxBottom = %v %v, scan %v %v", step, got, ok, want, found)
+		}
+	}
+}

@@ -19,43 +19,17 @@ const (
 	maxCoordinate = 1e9
 )
 
-var (
-	uint64Hasher   = immutable.NewHasher(uint64(0))
-	bottomComparer = bottomKeyComparer{}
-)
-
-type bottomKey struct {
-	bottom float64
-	ord    uint64
-}
-
-type bottomKeyComparer struct{}
-
-func (bottomKeyComparer) Compare(a, b bottomKey) int {
-	switch {
-	case a.bottom < b.bottom:
-		return -1
-	case a.bottom > b.bottom:
-		return 1
-	case a.ord < b.ord:
-		return -1
-	case a.ord > b.ord:
-		return 1
-	}
-	return 0
-}
+var uint64Hasher = immutable.NewHasher(uint64(0))
 
 type grid struct {
 	cells    *immutable.Map[uint64, []*Node]
 	oversize *immutable.SortedMap[uint64, *Node]
-	bottoms  *immutable.SortedMap[bottomKey, struct{}]
 }
 
 func newGrid() grid {
 	return grid{
 		cells:    immutable.NewMap[uint64, []*Node](uint64Hasher),
 		oversize: immutable.NewSortedMap[uint64, *Node](ordComparer),
-		bottoms:  immutable.NewSortedMap[bottomKey, struct{}](bottomComparer),
 	}
 }
 
@@ -79,7 +53,6 @@ func cellRange(r Rect) (x0, y0, x1, y1 int64, ok bool) {
 
 func (g grid) insert(n *Node) grid {
 	r := n.Rect()
-	g.bottoms = g.bottoms.Set(bottomKey{r.Bottom(), n.Ord}, struct{}{})
 	x0, y0, x1, y1, ok := cellRange(r)
 	if !ok || (x1-x0+1)*(y1-y0+1) > maxCellsPer {
 		g.oversize = g.oversize.Set(n.Ord, n)
@@ -99,7 +72,6 @@ func (g grid) insert(n *Node) grid {
 
 func (g grid) remove(n *Node) grid {
 	r := n.Rect()
-	g.bottoms = g.bottoms.Delete(bottomKey{r.Bottom(), n.Ord})
 	if _, ok := g.oversize.Get(n.Ord); ok {
 		g.oversize = g.oversize.Delete(n.Ord)
 		return g
@@ -167,15 +139,4 @@ func (g grid) overlapping(r Rect, gap float64) (nodes []*Node, ok bool) {
 		out = slices.CompactFunc(out, func(a, b *Node) bool { return a.Ord == b.Ord })
 	}
 	return out, true
-}
-
-// maxBottom returns the largest bottom edge of any node.
-func (g grid) maxBottom() (float64, bool) {
-	if g.bottoms.Len() == 0 {
-		return 0, false
-	}
-	it := g.bottoms.Iterator()
-	it.Last()
-	k, _, _ := it.Next()
-	return k.bottom, true
 }

@@ -8,6 +8,10 @@ import (
 type NodeSet struct {
 	items ordered[*Node]
 	index grid
+	// maxBottom is the largest y+height; bottomStale says it must be found
+	// again (after the bottom-most node moved up or left).
+	maxBottom   float64
+	bottomStale bool
 }
 
 // NewNodeSet returns an empty set.
@@ -40,10 +44,22 @@ func (s NodeSet) Put(n *Node) NodeSet {
 		n.json = &nodeJSON{}
 	}
 	idx := s.index
+	next := NodeSet{maxBottom: s.maxBottom, bottomStale: s.bottomStale}
 	if old, ok := s.items.get(n.ID); ok {
 		idx = idx.remove(old)
+		if old.Rect().Bottom() >= s.maxBottom {
+			next.bottomStale = true
+		}
 	}
-	return NodeSet{items: s.items.put(n.ID, n.Ord, n), index: idx.insert(n)}
+	next.items, next.index = s.items.put(n.ID, n.Ord, n), idx.insert(n)
+	switch b := n.Rect().Bottom(); {
+	case next.bottomStale:
+		next.maxBottom, _ = next.MaxBottom() // one scan, then incremental again
+		next.bottomStale = false
+	case b > next.maxBottom || next.items.len() == 1:
+		next.maxBottom = b
+	}
+	return next
 }
 
 // Delete removes the node with id.
@@ -52,7 +68,8 @@ func (s NodeSet) Delete(id string) NodeSet {
 	if !ok {
 		return s
 	}
-	return NodeSet{items: s.items.delete(id), index: s.index.remove(old)}
+	stale := s.bottomStale || old.Rect().Bottom() >= s.maxBottom
+	return NodeSet{items: s.items.delete(id), index: s.index.remove(old), maxBottom: s.maxBottom, bottomStale: stale}
 }
 
 // Overlapping returns the nodes whose box overlaps r inflated by gap, in
@@ -75,12 +92,24 @@ func (s NodeSet) Overlapping(r Rect, gap float64) []*Node {
 	return out
 }
 
-// MaxBottom returns the largest y+height of any node.
+// MaxBottom returns the largest y+height of any node. It is kept as nodes
+// are added; only after the bottom-most node moved up or went away does it
+// take one scan.
 func (s NodeSet) MaxBottom() (float64, bool) {
-	if s.items.ords == nil {
+	if s.items.len() == 0 {
 		return 0, false
 	}
-	return s.index.maxBottom()
+	if !s.bottomStale {
+		return s.maxBottom, true
+	}
+	first, max := true, 0.0
+	s.Each(func(n *Node) bool {
+		if b := n.Rect().Bottom(); first || b > max {
+			first, max = false, b
+		}
+		return true
+	})
+	return max, true
 }
 
 // EdgeSet is the persistent set of edges in creation order, indexed by the
@@ -226,7 +255,6 @@ func NewState() *State {
 		Annotations: NewAnnotationSet(),
 		Snapshots:   NewSnapshotSet(),
 		NextOrd:     1,
-		History:     History{cursor: -1},
 	}
 }
 

@@ -342,7 +342,11 @@ func (tx *Tx) MarkPopulated() { tx.state.Populated = true }
 // afterwards.
 func (tx *Tx) Commit() (*State, *Change, []Event) {
 	next := tx.state
-	ch := &tx.change
+	// A copy, not &tx.change: history keeps the change, and a pointer into
+	// the Tx would keep the Tx's working state (and through it every older
+	// history entry) alive forever.
+	change := tx.change
+	ch := &change
 	if ch.LayoutChanged() {
 		next.Revision++
 		if tx.description != "" && !tx.replaying {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
@@ -33,6 +34,7 @@ type serveOptions struct {
 	maxBatch  int
 	noFsync   bool
 	cpuProf   string
+	memProf   string
 }
 
 func addServeFlags(cmd *cobra.Command, o *serveOptions) {
@@ -52,6 +54,8 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	_ = f.MarkHidden("unsafe-no-fsync")
 	f.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the whole run to this file")
 	_ = f.MarkHidden("cpuprofile")
+	f.StringVar(&o.memProf, "memprofile", "", "write a heap profile to this file at shutdown")
+	_ = f.MarkHidden("memprofile")
 }
 
 func newServeCommand(stderr io.Writer) *cobra.Command {
@@ -136,6 +140,13 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 			fmt.Fprintln(stderr, "\nShutting down...")
 		}
 	case serveErr = <-srv.Done():
+	}
+	if o.memProf != "" {
+		if f, err := os.Create(o.memProf); err == nil {
+			runtime.GC()
+			_ = pprof.WriteHeapProfile(f)
+			_ = f.Close()
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
