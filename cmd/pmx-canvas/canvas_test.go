@@ -553,3 +553,45 @@ func TestAnnotationRoutes(t *testing.T) {
 		t.Fatal(r.raw)
 	}
 }
+
+func TestSnapshotListQueries(t *testing.T) {
+	p := startServer(t, "")
+	var ids []string
+	for _, name := range []string{"alpha one", "beta", "alpha two"} {
+		ids = append(ids, p.must(200, "POST", "/api/canvas/snapshots", fmt.Sprintf(`{"name":%q}`, name)).str("id"))
+		time.Sleep(5 * time.Millisecond) // distinct createdAt
+	}
+	list := func(query string) []map[string]any {
+		var arr []map[string]any
+		if err := json.Unmarshal(p.must(200, "GET", "/api/canvas/snapshots"+query, nil).raw, &arr); err != nil {
+			t.Fatal(err)
+		}
+		return arr
+	}
+	if got := list(""); len(got) != 3 || got[0]["id"] != ids[2] {
+		t.Fatalf("newest first: %v", got)
+	}
+	if got := list("?q=ALPHA"); len(got) != 2 {
+		t.Fatalf("q filters by name: %v", got)
+	}
+	if got := list("?query=beta&q="); len(got) != 3 {
+		t.Fatalf("q wins over query even when empty: %v", got)
+	}
+	if got := list("?limit=1"); len(got) != 1 {
+		t.Fatalf("limit: %v", got)
+	}
+	created := list("")[1]["createdAt"].(string)
+	if got := list("?before=" + url.QueryEscape(created)); len(got) != 2 {
+		t.Fatalf("before is inclusive: %v", got)
+	}
+	if got := list("?after=" + url.QueryEscape(created)); len(got) != 2 {
+		t.Fatalf("after is inclusive: %v", got)
+	}
+	p.must(400, "GET", "/api/canvas/snapshots?limit=0", nil)
+	if r := p.must(404, "GET", "/api/canvas/snapshots/nope/diff", nil); r.str("error") != `Snapshot "nope" not found.` {
+		t.Fatal(r.raw)
+	}
+	if r := p.must(200, "GET", "/api/canvas/snapshots/beta/diff", nil); !strings.Contains(r.str("text"), "No differences") {
+		t.Fatalf("diff by name: %s", r.raw)
+	}
+}
