@@ -1,0 +1,316 @@
+package ax
+
+import (
+	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
+	"github.com/pmxcanvas/pmx-canvas/messages"
+)
+
+// This file is the contract between the AX actors and the AX core. Every
+// function is pure: it takes current values and an input and returns new
+// values (never modifying its arguments) or a *messages.Error whose message
+// is the reference's text (see ../../../shared/reference/ax.md). nodes is the
+// canvas's latest published layout, used to validate node ids; env supplies
+// the clock and ids ("<prefix>-<ms base36>-<6 base36>").
+
+
+// NormalizeSource returns s when it is one of Sources, else fallback.
+func NormalizeSource(s, fallback string) string { panic("unimplemented") }
+
+// EmptyBoard is a canvas's board before any AX activity.
+func EmptyBoard() Board { panic("unimplemented") }
+
+// EmptyGates is a canvas's gates before any AX activity.
+func EmptyGates() GateSet { panic("unimplemented") }
+
+// StateOf assembles the GET /api/canvas/ax state (version 1).
+func StateOf(b Board, g GateSet) State { panic("unimplemented") }
+
+// --- Focus, work items, reviews, policy, host (AxState) ---
+
+// SetFocus replaces the focus: node ids that are strings and live nodes,
+// de-duplicated; primary = the first requested id if kept, else the first kept.
+func SetFocus(nodeIDs []any, source string, nodes *canvas.State, env *canvas.Env) Focus {
+	panic("unimplemented")
+}
+
+// CreateWork validates and creates a work item (400 `work item requires a
+// title.`, 400 `invalid work item status "<v>"; expected one of: ...`).
+func CreateWork(in *messages.AxWorkCreateInput, source string, nodes *canvas.State, env *canvas.Env) (*WorkItem, *messages.Error) {
+	panic("unimplemented")
+}
+
+// ValidateWorkStatus checks an optional status (checked before the lookup on
+// update).
+func ValidateWorkStatus(status *string) *messages.Error { panic("unimplemented") }
+
+// UpdateWork applies an update; Source stays, UpdatedBy = source.
+func UpdateWork(old *WorkItem, in *messages.AxWorkUpdateInput, source string, nodes *canvas.State, env *canvas.Env) (*WorkItem, *messages.Error) {
+	panic("unimplemented")
+}
+
+// AddReview validates and creates a review annotation (anchoring rules of
+// ax.md §3.4; 400 `review annotation requires a body.`, 400
+// `node-anchored review annotation requires a nodeId that exists on the canvas.`).
+func AddReview(in *messages.AxReviewAddInput, source string, nodes *canvas.State, env *canvas.Env) (*ReviewAnnotation, *messages.Error) {
+	panic("unimplemented")
+}
+
+// UpdateReview changes body, status, severity, kind (invalid enums ignored).
+func UpdateReview(old *ReviewAnnotation, in *messages.AxReviewUpdateInput, source string, env *canvas.Env) *ReviewAnnotation {
+	panic("unimplemented")
+}
+
+// MergePolicy merges a policy patch (tools and prompt merged per key). Unlike
+// the reference, a list that is not an array of strings is a 400 naming the
+// field instead of silently clearing the list.
+func MergePolicy(old Policy, in *messages.AxPolicyInput) (Policy, *messages.Error) {
+	panic("unimplemented")
+}
+
+// ReportHost normalises a host report. Top-level flags and flags nested
+// under capabilities are both honoured (nested wins); the reference ignored
+// top-level flags whenever capabilities was present.
+func ReportHost(in *messages.AxHostInput, env *canvas.Env) HostCapability { panic("unimplemented") }
+
+// --- Gates ---
+
+// RequestApproval creates a pending approval gate (400 `approval request
+// requires a title.`).
+func RequestApproval(in *messages.AxApprovalRequestInput, source string, nodes *canvas.State, env *canvas.Env) (*ApprovalGate, *messages.Error) {
+	panic("unimplemented")
+}
+
+// ValidateDecision checks a resolve decision (400 `resolve requires decision
+// approved or rejected.`), checked before the lookup.
+func ValidateDecision(decision *string) (string, *messages.Error) { panic("unimplemented") }
+
+// ResolveApproval resolves a pending gate; old nil or not pending is 404
+// `approval gate not found or already resolved.`. Source stays; ResolvedBy =
+// source.
+func ResolveApproval(old *ApprovalGate, decision string, resolution *string, source string, env *canvas.Env) (*ApprovalGate, *messages.Error) {
+	panic("unimplemented")
+}
+
+// RequestElicitation creates a pending elicitation (400 `elicitation requires
+// a prompt.`).
+func RequestElicitation(in *messages.AxElicitationRequestInput, source string, nodes *canvas.State, env *canvas.Env) (*Elicitation, *messages.Error) {
+	panic("unimplemented")
+}
+
+// RespondElicitation answers a pending elicitation (404 `elicitation not
+// found or already answered.`); a non-object response is stored as {}.
+func RespondElicitation(old *Elicitation, response any, source string, env *canvas.Env) (*Elicitation, *messages.Error) {
+	panic("unimplemented")
+}
+
+// RequestMode creates a pending mode request (400 `mode request requires mode
+// plan|execute|autonomous.`).
+func RequestMode(in *messages.AxModeRequestInput, source string, nodes *canvas.State, env *canvas.Env) (*ModeRequest, *messages.Error) {
+	panic("unimplemented")
+}
+
+// ResolveMode resolves a pending mode request (404 `mode request not found or
+// already resolved.`).
+func ResolveMode(old *ModeRequest, decision string, resolution *string, source string, env *canvas.Env) (*ModeRequest, *messages.Error) {
+	panic("unimplemented")
+}
+
+// --- Timeline ---
+
+// NewEvent validates and creates an event (Seq left 0 for the Timeline to
+// assign; 400 `event requires kind and summary.`). kinds lists the accepted
+// kinds (EventKinds over HTTP).
+func NewEvent(in *messages.AxEventInput, kinds []string, source string, env *canvas.Env) (*Event, *messages.Error) {
+	panic("unimplemented")
+}
+
+// NewEvidence validates and creates an evidence item (400 `evidence requires
+// kind and title.`).
+func NewEvidence(in *messages.AxEvidenceInput, source string, env *canvas.Env) (*Evidence, *messages.Error) {
+	panic("unimplemented")
+}
+
+// NewSteering validates and creates a steering message (400 `steer requires a
+// non-empty message.`).
+func NewSteering(in *messages.AxSteerInput, source string, env *canvas.Env) (*Steering, *messages.Error) {
+	panic("unimplemented")
+}
+
+// Commands is the command allowlist, in listing order.
+func Commands() []Command { panic("unimplemented") }
+
+// CommandEvent validates a command invocation and returns the command event
+// to record (400 `command requires a name.`, 400 `Unknown command "<name>".`).
+func CommandEvent(name any, args any, source string, env *canvas.Env) (*Event, *messages.Error) {
+	panic("unimplemented")
+}
+
+// ParseLimit reads a timeline limit: default 50, at most 200, floored;
+// non-numbers and values <= 0 give the default.
+func ParseLimit(v any) int { panic("unimplemented") }
+
+// --- Digests and context ---
+
+// PendingActivity lists open work items, then pending approvals,
+// elicitations and mode requests, excluding those whose source equals
+// consumer (none excluded when consumer is "").
+func PendingActivity(b Board, g GateSet, consumer string) []PendingItem { panic("unimplemented") }
+
+// --- Node deletion ---
+
+// Orphaned is what deleting one node did to the AX state (for the audit
+// note and for undo).
+type Orphaned struct {
+	NodeID         string
+	ReanchoredIDs  []string            // work items, approvals, elicitations, modes (in that order)
+	RemovedReviews []*ReviewAnnotation // node-anchored reviews on the node
+	Focus          bool                // the focus contained the node
+}
+
+// Any reports whether the deletion touched AX state.
+func (o Orphaned) Any() bool { return len(o.ReanchoredIDs) > 0 || len(o.RemovedReviews) > 0 || o.Focus }
+
+// OrphanBoard strips nodeID from the board: from focus and work items
+// (ids recorded), and drops node-anchored reviews on it.
+func OrphanBoard(b Board, nodeID string) (Board, Orphaned) { panic("unimplemented") }
+
+// OrphanGates strips nodeID from every gate's nodeIds (ids recorded).
+func OrphanGates(g GateSet, nodeID string) (GateSet, []string) { panic("unimplemented") }
+
+// RestoreBoard undoes OrphanBoard for items that still exist: the node id is
+// put back in the recorded items' nodeIds and focus, and removed reviews
+// that no longer exist are re-added.
+func RestoreBoard(b Board, o Orphaned) Board { panic("unimplemented") }
+
+// RestoreGates puts nodeID back in the nodeIds of the recorded gates.
+func RestoreGates(g GateSet, nodeID string, ids []string) GateSet { panic("unimplemented") }
+
+// OrphanNote is the single audit note for a deletion that touched AX state
+// (kind note, source system; summary and data as ax.md §11.1).
+func OrphanNote(title string, o Orphaned, env *canvas.Env) *Event { panic("unimplemented") }
+
+// --- Policy enforcement ---
+
+// PolicyDecision says whether a command or interaction may run.
+type PolicyDecision struct {
+	// Allowed is true when nothing in the policy stops the call.
+	Allowed bool
+	// NeedsApproval is true when the name is in tools.approvalRequired.
+	NeedsApproval bool
+	// Code and Message explain a refusal: tool-excluded, tool-not-allowed.
+	Code    messages.Code
+	Message string
+}
+
+// CheckPolicy decides a call named name ("pmx.review", "ax.steer"...):
+// excluded refuses; a non-empty allowed list refuses names not in it;
+// approvalRequired asks for an approval gate.
+func CheckPolicy(p Policy, name string) PolicyDecision { panic("unimplemented") }
+
+// AuthorizeCall applies approval-required policy for a call named name: an
+// approved, unconsumed gate with action PolicyAction(name) is consumed and
+// the call allowed; otherwise the pending gate for it is returned (created
+// if there is none). created says a new gate was added.
+func AuthorizeCall(g GateSet, name, source string, env *canvas.Env) (next GateSet, allowed bool, gate *ApprovalGate, created bool) {
+	panic("unimplemented")
+}
+
+// PolicyAction is the approval-gate action that names a policy approval for
+// the call name: "policy:<name>".
+func PolicyAction(name string) string { return "policy:" + name }
+
+// --- Interaction envelope ---
+
+// InteractionTypes are the 12 envelope types.
+var InteractionTypes = []string{
+	"ax.event.record", "ax.steer", "ax.work.create", "ax.work.update", "ax.evidence.add", "ax.approval.request",
+	"ax.approval.resolve", "ax.review.add", "ax.focus.set", "ax.command.invoke", "ax.elicitation.request", "ax.mode.request",
+}
+
+// Surfaces are the accepted sourceSurface values; the first three are
+// sandboxed (scoped) surfaces.
+var Surfaces = []string{"html-node", "mcp-app", "json-render", "native-node", "adapter"}
+
+// Interaction is a validated interaction envelope.
+type Interaction struct {
+	Type          string
+	SourceNodeID  string
+	SourceSurface string // "" when absent
+	Payload       map[string]any
+	// Scoped is true for sandboxed surfaces: node targets are clamped to the
+	// source node.
+	Scoped bool
+}
+
+// Rejection is a refused interaction: HTTP status, stable code, message,
+// plus the type and source node to report in the ax-interaction event
+// ("unknown" and "" when the envelope could not say).
+type Rejection struct {
+	Status       int
+	Code         string
+	Error        string
+	Type         string
+	SourceNodeID string
+}
+
+// Capabilities are a node's effective interaction capabilities.
+type Capabilities struct {
+	Enabled          bool     `json:"enabled"`
+	Allowed          []string `json:"allowed"`
+	RequiresApproval []string `json:"requiresApproval"`
+	Delivery         string   `json:"delivery"`
+}
+
+// EffectiveCapabilities are the node type's defaults (its ceiling) narrowed
+// by data.axCapabilities (ax.md §8.3).
+func EffectiveCapabilities(n *canvas.Node) Capabilities { panic("unimplemented") }
+
+// ParseInteraction validates the envelope (400 invalid-envelope, messages
+// naming the bad fields).
+func ParseInteraction(in *messages.AxInteractionInput) (*Interaction, *Rejection) {
+	panic("unimplemented")
+}
+
+// CheckInteraction runs the node checks: 404 unknown-node, 403 ax-disabled,
+// 403 not-allowed, 403 requires-approval (ax.md §8.2 checks 2-5).
+func CheckInteraction(it *Interaction, nodes *canvas.State) *Rejection { panic("unimplemented") }
+
+// Action is the AX operation an interaction maps to: the catalog op name and
+// its typed input (a pointer to the same messages.Ax*Input the routes take),
+// with node targets already clamped for scoped surfaces.
+type Action struct {
+	Op    string
+	Input any
+}
+
+// InteractionAction validates the payload for the type (400
+// invalid-payload) and builds the action (ax.md §8.4, §8.5).
+func InteractionAction(it *Interaction, nodes *canvas.State) (Action, *Rejection) {
+	panic("unimplemented")
+}
+
+// SurfaceToken is the server-issued token that binds a sandboxed surface to
+// its node: an HMAC of canvas and node id under the server's secret.
+func SurfaceToken(secret []byte, canvasID, nodeID string) string { panic("unimplemented") }
+
+// ValidSurfaceToken checks a token in constant time.
+func ValidSurfaceToken(secret []byte, canvasID, nodeID, token string) bool { panic("unimplemented") }
+
+// --- Activity ingest ---
+
+// ActivityPlan is what an activity report turns into, in emission order;
+// nil parts are not produced.
+type ActivityPlan struct {
+	Event    *messages.AxEventInput
+	WorkItem *messages.AxWorkCreateInput
+	Evidence *messages.AxEvidenceInput
+	Review   *messages.AxReviewAddInput
+}
+
+// PlanActivity validates an activity report (400 `activity requires a valid
+// 'kind': one of ...`, 400 `activity requires a title.`) and plans the event
+// and reactions (ax.md §9.2). A review whose node anchor would be invalid is
+// left out.
+func PlanActivity(in *messages.AxActivityInput, nodes *canvas.State) (ActivityPlan, *messages.Error) {
+	panic("unimplemented")
+}
