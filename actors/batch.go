@@ -127,7 +127,7 @@ func batchStep(c *call, name string, input any) (any, *messages.Error) {
 	case "pin.set":
 		return canvas.SetContextPins(tx, input.(*messages.PinSetInput))
 	case "snapshot.save":
-		sn, err := canvas.SaveSnapshot(tx, input.(*messages.SnapshotSaveInput).Name)
+		sn, err := canvas.SaveSnapshot(tx, input.(*messages.SnapshotSaveInput).Name, c.ref.axSnapshotJSON())
 		if err != nil {
 			return nil, err
 		}

@@ -1,12 +1,14 @@
 package actors
 
 import (
+	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/pmxcanvas/pmx-canvas/domain/ax"
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/persistence"
@@ -24,15 +26,33 @@ type canvasRef struct {
 	// view is the latest published state; reads use it without a mailbox.
 	view atomic.Pointer[canvas.State]
 
+	// Published AX views (see axstate.go, gates.go, timeline.go).
+	boardView    atomic.Pointer[boardView]
+	gatesView    atomic.Pointer[ax.GateSet]
+	timelineView atomic.Pointer[timelineRows]
+	leases       atomic.Pointer[leaseSet]
+
 	// Routing table, set by the supervisor when it spawns its children.
-	layoutPID  atomic.Pointer[actor.PID]
-	eventsPID  atomic.Pointer[actor.PID]
-	journalPID atomic.Pointer[actor.PID]
+	layoutPID   atomic.Pointer[actor.PID]
+	eventsPID   atomic.Pointer[actor.PID]
+	journalPID  atomic.Pointer[actor.PID]
+	axStatePID  atomic.Pointer[actor.PID]
+	gatesPID    atomic.Pointer[actor.PID]
+	timelinePID atomic.Pointer[actor.PID]
 
 	// layout is the Layout actor's working state. Only the Layout actor's
 	// goroutine touches it; it lives here so a restarted Layout resumes
 	// exactly where the failed one stopped (see layout.go).
 	layout *layoutCore
+	// The AX actors' working state, kept here for the same reason.
+	axState  *axStateCore
+	gates    *gatesCore
+	timeline *timelineCore
+
+	// AX counters for the stats read.
+	gateWaiters  atomic.Int64
+	claimWaiters atomic.Int64
+	leaseCount   atomic.Int64
 
 	// eventSeqStart is the first event number this process may use.
 	eventSeqStart uint64
@@ -47,6 +67,12 @@ func (r *canvasRef) owner(o messages.Owner) *actor.PID {
 	switch o {
 	case messages.OwnerLayout:
 		return r.layoutPID.Load()
+	case messages.OwnerAxState:
+		return r.axStatePID.Load()
+	case messages.OwnerGates:
+		return r.gatesPID.Load()
+	case messages.OwnerTimeline:
+		return r.timelinePID.Load()
 	}
 	return nil
 }
@@ -85,7 +111,8 @@ func (h *hubActor) Receive(ctx actor.Context) {
 }
 
 func drainCanvas(ctx actor.Context, ref *canvasRef) {
-	for _, pid := range []*actor.PID{ref.layoutPID.Load(), ref.journalPID.Load(), ref.eventsPID.Load()} {
+	for _, pid := range []*actor.PID{ref.layoutPID.Load(), ref.axStatePID.Load(), ref.gatesPID.Load(),
+		ref.timelinePID.Load(), ref.journalPID.Load(), ref.eventsPID.Load()} {
 		if pid != nil {
 			_ = ctx.PoisonFuture(pid).Wait()
 		}
@@ -127,13 +154,86 @@ func (c *canvasSupervisor) start(ctx actor.Context) {
 	ref.eventSeqStart = start
 	ref.view.Store(state)
 	ref.layout = &layoutCore{state: state}
+	if err := c.loadAX(state); err != nil {
+		ref.loadErr = err
+		sys.cfg.Logger.Error("canvas AX state failed to load", "canvas", ref.id, "err", err)
+		return
+	}
 
 	journal, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &journalActor{ref: ref} }), "journal")
 	events, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newEventsActor(ref) }), "events")
 	layout, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &layoutActor{ref: ref} }), "layout")
+	axState, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &axStateActor{ref: ref} }), "ax-state")
+	gates, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &gatesActor{ref: ref} }), "gates")
+	timeline, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &timelineActor{ref: ref} }), "timeline")
 	ref.journalPID.Store(journal)
 	ref.eventsPID.Store(events)
+	ref.axStatePID.Store(axState)
+	ref.gatesPID.Store(gates)
+	ref.timelinePID.Store(timeline)
 	ref.layoutPID.Store(layout)
+}
+
+// loadAX reads the canvas's AX state, drops references to nodes that no
+// longer exist (silently, as the reference does at load), and publishes it.
+func (c *canvasSupervisor) loadAX(nodes *canvas.State) error {
+	ref := c.ref
+	loaded, err := ref.sys.cfg.Store.LoadAX(ref.id)
+	if err != nil {
+		return err
+	}
+	if loaded.Skipped > 0 {
+		ref.sys.cfg.Logger.Warn("skipped AX records that did not decode", "canvas", ref.id, "count", loaded.Skipped)
+	}
+	board, gates := loaded.Board, loaded.Gates
+	for _, id := range danglingNodeIDs(board, gates, nodes) {
+		board, _ = ax.OrphanBoard(board, id)
+		gates, _ = ax.OrphanGates(gates, id)
+	}
+	// Each actor numbers its own records: no map is shared between them.
+	ref.axState = &axStateCore{board: board, host: loaded.Host, ords: recordOrds{ord: maps.Clone(loaded.Ords), next: loaded.NextOrd}}
+	ref.gates = &gatesCore{gates: gates, ords: recordOrds{ord: maps.Clone(loaded.Ords), next: loaded.NextOrd}}
+	ref.timeline = &timelineCore{seq: loaded.Seq, leases: leaseSet{},
+		rows: timelineRows{Events: loaded.Events, Evidence: loaded.Evidence, Steering: loaded.Steering}}
+	ref.boardView.Store(&boardView{Board: board, Host: loaded.Host})
+	ref.gatesView.Store(&gates)
+	rows := ref.timeline.rows
+	ref.timelineView.Store(&rows)
+	ref.leases.Store(&leaseSet{})
+	return nil
+}
+
+// danglingNodeIDs lists node ids the AX state names that the layout lacks.
+func danglingNodeIDs(b ax.Board, g ax.GateSet, nodes *canvas.State) []string {
+	seen := map[string]bool{}
+	var out []string
+	check := func(ids []string) {
+		for _, id := range ids {
+			if _, ok := nodes.Nodes.Get(id); !ok && !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	check(b.Focus.NodeIDs)
+	for _, w := range b.WorkItems {
+		check(w.NodeIDs)
+	}
+	for _, r := range b.Reviews {
+		if r.NodeID != nil {
+			check([]string{*r.NodeID})
+		}
+	}
+	for _, a := range g.Approvals {
+		check(a.NodeIDs)
+	}
+	for _, e := range g.Elicitations {
+		check(e.NodeIDs)
+	}
+	for _, m := range g.Modes {
+		check(m.NodeIDs)
+	}
+	return out
 }
 
 // load reads the canvas from the store, seeding a never-used canvas.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pmxcanvas/pmx-canvas/domain/ax"
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
@@ -17,6 +18,8 @@ type call struct {
 	tx  *canvas.Tx
 	env *messages.Envelope
 	ref *canvasRef
+	// axFocus is set by node.focus: the AX focus follows the focused node.
+	axFocus *string
 }
 
 // readHandler answers a read operation from a published view.
@@ -259,6 +262,8 @@ var writeHandlers = map[string]writeHandler{
 		if err != nil {
 			return nil, err
 		}
+		id := res.Focused
+		c.axFocus = &id
 		return res, nil
 	},
 	"view.fit": func(c *call) (any, *messages.Error) {
@@ -270,6 +275,8 @@ var writeHandlers = map[string]writeHandler{
 	},
 	"canvas.clear": func(c *call) (any, *messages.Error) {
 		canvas.Clear(c.tx)
+		c.tx.SetAXSwap(&canvas.AXSwap{Reason: "clear", Before: c.ref.axSnapshot(), After: ax.StateOf(ax.EmptyBoard(), ax.EmptyGates()),
+			At: c.tx.Env().Timestamp()})
 		return map[string]any{"ok": true}, nil
 	},
 	"theme.set": func(c *call) (any, *messages.Error) {
@@ -283,7 +290,7 @@ var writeHandlers = map[string]writeHandler{
 		return canvas.ApplyUpdates(c.tx, c.env.Args.(*messages.UpdateInput)), nil
 	},
 	"snapshot.save": func(c *call) (any, *messages.Error) {
-		sn, err := canvas.SaveSnapshot(c.tx, c.env.Args.(*messages.SnapshotSaveInput).Name)
+		sn, err := canvas.SaveSnapshot(c.tx, c.env.Args.(*messages.SnapshotSaveInput).Name, c.ref.axSnapshotJSON())
 		if err != nil {
 			return nil, err
 		}
@@ -305,6 +312,8 @@ var writeHandlers = map[string]writeHandler{
 			return nil, err
 		}
 		canvas.RestoreSnapshot(c.tx, sn)
+		c.tx.SetAXSwap(&canvas.AXSwap{Reason: "restore", Before: c.ref.axSnapshot(), After: snapshotAX(sn.Content.AX),
+			At: c.tx.Env().Timestamp()})
 		return map[string]any{"ok": true, "restored": sn.Meta()}, nil
 	},
 	"snapshot.delete": func(c *call) (any, *messages.Error) {
@@ -375,6 +384,30 @@ func (r *canvasRef) snapshotWithContent(s *canvas.State, idOrName string) (*canv
 	loaded := *sn
 	loaded.Content = content
 	return &loaded, nil
+}
+
+// axSnapshot is the canvas-bound AX state as published now.
+func (r *canvasRef) axSnapshot() ax.State {
+	return ax.StateOf(r.boardView.Load().Board, *r.gatesView.Load())
+}
+
+// axSnapshotJSON is the canvas-bound AX state saved with a snapshot.
+func (r *canvasRef) axSnapshotJSON() json.RawMessage {
+	b, err := json.Marshal(r.axSnapshot())
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// snapshotAX is the AX state a snapshot restores: the saved one, or empty
+// for a snapshot saved without AX (the reference's "missing -> empty").
+func snapshotAX(raw json.RawMessage) ax.State {
+	var s ax.State
+	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil {
+		return ax.StateOf(ax.EmptyBoard(), ax.EmptyGates())
+	}
+	return s
 }
 
 // runRead answers a read from the canvas's latest published view.

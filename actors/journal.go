@@ -1,6 +1,8 @@
 package actors
 
 import (
+	"slices"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/pmxcanvas/pmx-canvas/persistence"
@@ -60,7 +62,15 @@ func (j *journalActor) flush(ctx actor.Context) {
 		ops = append(ops, w.ops...)
 	}
 	err := j.ref.sys.cfg.Store.Commit(ops)
-	if layout := j.ref.layoutPID.Load(); layout != nil {
-		ctx.Send(layout, &journalCommitted{upTo: batch[len(batch)-1].rev, err: err})
+	// Tell each writer once, with its newest write in the batch (a batch
+	// holds each writer's writes in its own order).
+	told := make([]*actor.PID, 0, 4)
+	for i := len(batch) - 1; i >= 0; i-- {
+		w := batch[i]
+		if slices.ContainsFunc(told, w.from.Equal) {
+			continue
+		}
+		told = append(told, w.from)
+		ctx.Send(w.from, &journalCommitted{upTo: w.seq, err: err})
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/pmxcanvas/pmx-canvas/domain/ax"
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/persistence"
@@ -17,6 +18,9 @@ import (
 type invokeRequest struct {
 	env *messages.Envelope
 	op  *messages.Op
+	// before is an ax-interaction payload the AX owner emits just ahead of
+	// the write's own frame.
+	before map[string]any
 }
 
 // invokeResult is the reply to an invokeRequest.
@@ -25,13 +29,16 @@ type invokeResult struct {
 	err   *messages.Error
 }
 
-// journalWrite asks the Journal to make one revision durable.
+// journalWrite asks the Journal to make one write durable. from is the
+// actor to tell when it is (Layout, AxState, Gates or Timeline); seq is that
+// actor's own write counter (the revision, for Layout).
 type journalWrite struct {
-	rev uint64
-	ops []persistence.Op
+	from *actor.PID
+	seq  uint64
+	ops  []persistence.Op
 }
 
-// journalCommitted tells the Layout that every revision up to upTo is
+// journalCommitted tells a writer that every write of its up to upTo is
 // durable, or that the store failed.
 type journalCommitted struct {
 	upTo uint64
@@ -62,6 +69,9 @@ type pendingWrite struct {
 	waiters     []*actor.PID
 	idemKey     string
 	fingerprint string
+	// ax is what the write means for the AX state; its reply waits for the
+	// AX actors to apply it.
+	ax *axEffect
 }
 
 // idempotencyTTL is how long a keyed write's reply is remembered.
@@ -138,7 +148,8 @@ func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 
 	tx := canvas.Begin(core.state, a.ref.sys.cfg.Env)
 	tx.SetAgent(env.Agent)
-	body, herr := a.run(ctx, handler, &call{tx: tx, env: env, ref: a.ref})
+	c := &call{tx: tx, env: env, ref: a.ref}
+	body, herr := a.run(ctx, handler, c)
 	if herr != nil {
 		ctx.Respond(&invokeResult{err: herr})
 		return
@@ -165,7 +176,8 @@ func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 	}
 	reply := &messages.Reply{Body: body, Revision: next.Revision}
 	ops := persistence.ChangeOps(a.ref.id, change, next)
-	p := &pendingWrite{rev: next.Revision, state: next, events: events, reply: reply, waiters: []*actor.PID{ctx.Sender()}}
+	p := &pendingWrite{rev: next.Revision, state: next, events: events, reply: reply, waiters: []*actor.PID{ctx.Sender()},
+		ax: axEffectOf(change, c.axFocus)}
 	if env.IdempotencyKey != "" {
 		bodyJSON, err := json.Marshal(body)
 		if err == nil {
@@ -182,7 +194,7 @@ func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 	}
 	core.state = next
 	core.pending = append(core.pending, p)
-	ctx.Send(a.ref.journalPID.Load(), &journalWrite{rev: next.Revision, ops: ops})
+	ctx.Send(a.ref.journalPID.Load(), &journalWrite{from: ctx.Self(), seq: next.Revision, ops: ops})
 }
 
 // run calls a handler. If it panics, the caller gets a 500 and the panic is
@@ -252,8 +264,14 @@ func (a *layoutActor) committed(ctx actor.Context, m *journalCommitted) {
 		ctx.Send(a.ref.eventsPID.Load(), &publish{items: items})
 	}
 	for _, p := range done {
-		for _, w := range p.waiters {
-			ctx.Send(w, &invokeResult{reply: p.reply})
+		if p.ax != nil {
+			// The AX actors apply the write's AX side, then answer.
+			p.ax.waiters, p.ax.reply = p.waiters, p.reply
+			ctx.Send(a.ref.axStatePID.Load(), p.ax)
+		} else {
+			for _, w := range p.waiters {
+				ctx.Send(w, &invokeResult{reply: p.reply})
+			}
 		}
 		if p.idemKey != "" {
 			delete(core.inflight, p.idemKey)
@@ -289,4 +307,47 @@ func mustMarshal(v any) string {
 		panic(err)
 	}
 	return string(b)
+}
+
+// axEffectOf is what a committed change means for the AX state, or nil:
+// a restore or clear (or its undo/redo) swaps the canvas-bound AX state;
+// otherwise deleted nodes are orphaned (with an audit note unless this is
+// an undo or redo) and nodes an undo brought back get their AX references
+// back; node.focus moves the AX focus.
+func axEffectOf(ch *canvas.Change, focus *string) *axEffect {
+	eff := &axEffect{focus: focus}
+	switch {
+	case ch.AX != nil:
+		eff.swap = &axSwapTarget{target: ch.AX.After.(ax.State), reason: ch.AX.Reason}
+	case ch.AXReplay != nil:
+		s := ch.AXReplay.Swap
+		if ch.AXReplay.Undo {
+			eff.swap = &axSwapTarget{target: s.Before.(ax.State), revert: true, since: s.At, reason: "undo"}
+		} else {
+			eff.swap = &axSwapTarget{target: s.After.(ax.State), reason: "redo"}
+		}
+	default:
+		for _, n := range ch.Nodes {
+			switch {
+			case n.Before != nil && n.After == nil:
+				eff.removed = append(eff.removed, removedNode{id: n.ID, title: orphanTitle(n.Before)})
+			case n.Before == nil && n.After != nil && ch.Replayed:
+				eff.restored = append(eff.restored, n.ID)
+			}
+		}
+		eff.audit = !ch.Replayed
+	}
+	if eff.swap == nil && len(eff.removed) == 0 && len(eff.restored) == 0 && eff.focus == nil {
+		return nil
+	}
+	return eff
+}
+
+// orphanTitle is the node's name in the audit note: data.title when it is
+// a string (even empty, as the reference), else the id.
+func orphanTitle(n *canvas.Node) string {
+	if t, ok := n.Data["title"].(string); ok {
+		return t
+	}
+	return n.ID
 }

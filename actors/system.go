@@ -23,6 +23,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -54,6 +55,9 @@ type Config struct {
 	// MaxBatch caps how many writes one group commit takes; 0 is no cap.
 	// 1 disables group commit (used to measure its effect).
 	MaxBatch int
+	// SurfaceSecret signs the tokens that bind sandboxed surfaces to their
+	// nodes. nil means a random secret per process.
+	SurfaceSecret []byte
 }
 
 // System is the running actor tree of one server process.
@@ -63,6 +67,9 @@ type System struct {
 	hub *actor.PID
 
 	canvases sync.Map // canvas id -> *canvasRef
+	// tokens numbers parked waits, so a caller that goes away can cancel
+	// its own.
+	tokens atomic.Uint64
 
 	mu      sync.Mutex
 	stopped bool
@@ -90,6 +97,9 @@ func Start(cfg Config) (*System, error) {
 	}
 	if cfg.DefaultTimeout <= 0 {
 		cfg.DefaultTimeout = 30 * time.Second
+	}
+	if len(cfg.SurfaceSecret) == 0 {
+		cfg.SurfaceSecret = NewSurfaceSecret()
 	}
 	logger := cfg.Logger.With("component", "actors")
 	as := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
@@ -158,10 +168,32 @@ func (s *System) Invoke(ctx context.Context, env *messages.Envelope) (*messages.
 	if err != nil {
 		return nil, err
 	}
+	return s.dispatch(ctx, ref, op, env, nil)
+}
+
+// dispatch runs a decoded operation on an open canvas: composites in the
+// router, parking reads in their owner's mailbox, plain reads against the
+// published views, writes through their owner. before is an AX frame the
+// owner emits just ahead of the write's own (an interaction's outcome).
+func (s *System) dispatch(ctx context.Context, ref *canvasRef, op *messages.Op, env *messages.Envelope, before map[string]any) (*messages.Reply, error) {
+	if op.Owner == messages.OwnerRouter {
+		return s.route(ctx, ref, op, env, before)
+	}
+	if op.Parks {
+		if p, ok := env.Args.(messages.Parker); ok {
+			if wait, mailbox := p.Park(); wait > 0 || mailbox {
+				return s.park(ctx, ref, op, env, wait)
+			}
+		}
+	}
 	if op.Kind == messages.Read {
 		return runRead(ref, op, env)
 	}
-	pid := ref.owner(op.Owner)
+	return s.ask(ctx, ref, ref.owner(op.Owner), op, env, before)
+}
+
+// ask sends a write to its owner and waits for the reply.
+func (s *System) ask(ctx context.Context, ref *canvasRef, pid *actor.PID, op *messages.Op, env *messages.Envelope, before map[string]any) (*messages.Reply, error) {
 	if pid == nil {
 		return nil, messages.Unavailable("canvas %q is restarting; retry", ref.id)
 	}
@@ -175,7 +207,7 @@ func (s *System) Invoke(ctx context.Context, env *messages.Envelope) (*messages.
 	if timeout <= 0 {
 		return nil, messages.Timeout(env.Op)
 	}
-	res, ferr := s.as.Root.RequestFuture(pid, &invokeRequest{env: env, op: op}, timeout).Result()
+	res, ferr := s.as.Root.RequestFuture(pid, &invokeRequest{env: env, op: op, before: before}, timeout).Result()
 	if ferr != nil {
 		return nil, messages.Timeout(env.Op)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -384,11 +385,11 @@ func TestJournalCommitsInGroupsAndReportsToLayout(t *testing.T) {
 	defer as.Shutdown()
 	ref := &canvasRef{id: "main", sys: &System{cfg: Config{Store: store, Logger: quiet()}}}
 	p := &probe{}
-	ref.layoutPID.Store(as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return p })))
+	writer := as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return p }))
 	journal := as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &journalActor{ref: ref} }))
 
 	for rev := uint64(1); rev <= 50; rev++ {
-		as.Root.Send(journal, &journalWrite{rev: rev, ops: []persistence.Op{persistence.Set(fmt.Sprintf("k%02d", rev), "v")}})
+		as.Root.Send(journal, &journalWrite{from: writer, seq: rev, ops: []persistence.Op{persistence.Set(fmt.Sprintf("k%02d", rev), "v")}})
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -427,9 +428,39 @@ func TestEveryOperationHasAHandler(t *testing.T) {
 				t.Errorf("read op %s has no handler", op.Name)
 			}
 		case messages.Write:
-			if writeHandlers[op.Name] == nil {
-				t.Errorf("write op %s has no handler", op.Name)
+			var ok bool
+			switch op.Owner {
+			case messages.OwnerLayout:
+				ok = writeHandlers[op.Name] != nil
+			case messages.OwnerAxState:
+				ok = boardHandlers[op.Name] != nil
+			case messages.OwnerGates:
+				ok = gateHandlers[op.Name] != nil
+			case messages.OwnerTimeline:
+				ok = timelineHandlers[op.Name] != nil
+			case messages.OwnerRouter:
+				ok = slices.Contains(routerOps, op.Name)
 			}
+			if !ok {
+				t.Errorf("write op %s has no %s handler", op.Name, op.Owner)
+			}
+		}
+	}
+	for _, m := range []map[string]boardHandler{boardHandlers} {
+		for name := range m {
+			if op, ok := messages.Lookup(name); !ok || op.Owner != messages.OwnerAxState || op.Kind != messages.Write {
+				t.Errorf("AxState handler %s is not a catalog AxState write", name)
+			}
+		}
+	}
+	for name := range gateHandlers {
+		if op, ok := messages.Lookup(name); !ok || op.Owner != messages.OwnerGates || op.Kind != messages.Write {
+			t.Errorf("Gates handler %s is not a catalog Gates write", name)
+		}
+	}
+	for name := range timelineHandlers {
+		if op, ok := messages.Lookup(name); !ok || op.Kind != messages.Write {
+			t.Errorf("Timeline handler %s is not a catalog write", name)
 		}
 	}
 	for name := range readHandlers {

@@ -1,13 +1,22 @@
 package messages
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Owner names the actor that owns an operation's state and runs its handler.
 type Owner string
 
-// Actor owners. AX owners join when the AX layer lands.
+// Actor owners.
 const (
-	OwnerLayout Owner = "layout"
+	OwnerLayout   Owner = "layout"
+	OwnerAxState  Owner = "ax-state"
+	OwnerGates    Owner = "gates"
+	OwnerTimeline Owner = "timeline"
+	// OwnerRouter marks composite operations (interaction, activity ingest,
+	// policy-checked commands) that the invoker orchestrates across owners.
+	OwnerRouter Owner = "router"
 )
 
 // Kind says whether an operation changes state.
@@ -47,6 +56,18 @@ type Op struct {
 	// BodyArrayField, when set, accepts a bare JSON array body as the value
 	// of this field (the reference's batch takes {operations:[...]} or [...]).
 	BodyArrayField string
+	// Parks marks a read that may wait in its owner's mailbox (gate awaits,
+	// delivery claims) when its input asks to (see Parker). Surfaces give it
+	// a longer deadline and cancel it when the client goes away.
+	Parks bool
+}
+
+// Parker is implemented by inputs of Parks operations: Park reports how
+// long the call may wait (0: answer from the published view at once) and
+// whether it must run in the owner's mailbox even without waiting (a
+// delivery claim that takes a lease).
+type Parker interface {
+	Park() (wait time.Duration, mailbox bool)
 }
 
 // IsWrite reports whether the operation mutates state.
@@ -56,7 +77,10 @@ func input[T any]() func() any { return func() any { return new(T) } }
 
 // Catalog is every operation the server knows, in HTTP registration order
 // (order matters where paths overlap, e.g. snapshots/gc before snapshots/:id).
-var Catalog = []*Op{
+var Catalog = append(append([]*Op(nil), canvasOps...), axOps...)
+
+// canvasOps are the layout operations.
+var canvasOps = []*Op{
 	{
 		Name: "layout.get", Owner: OwnerLayout, Kind: Read, Documented: true,
 		Summary:  "Read the whole canvas layout: viewport, theme, nodes, edges, annotations.",

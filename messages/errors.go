@@ -30,6 +30,10 @@ const (
 	CodeStoreFailed         Code = "store-failed"
 	CodeUnavailable         Code = "unavailable"
 	CodeInternal            Code = "internal"
+	CodeLeaseHeld           Code = "lease-held"
+	CodeApprovalRequired    Code = "approval-required"
+	CodeToolExcluded        Code = "tool-excluded"
+	CodeToolNotAllowed      Code = "tool-not-allowed"
 )
 
 // ErrorSpec documents one catalogue entry.
@@ -59,6 +63,10 @@ var ErrorCatalog = []ErrorSpec{
 	{CodeStoreFailed, http.StatusServiceUnavailable, "The durable store failed (for example fsync); writes are refused until restart."},
 	{CodeUnavailable, http.StatusServiceUnavailable, "The server is shutting down or the canvas is not available."},
 	{CodeInternal, http.StatusInternalServerError, "An unexpected failure inside the server; the canvas state is unchanged."},
+	{CodeLeaseHeld, http.StatusConflict, "A steering message is leased to another consumer; mark it as that consumer or after the lease ends (leaseExpiresAt)."},
+	{CodeApprovalRequired, http.StatusForbidden, "The AX policy requires approval for this command or interaction; approvalGate is the gate to resolve, after which the same call succeeds once."},
+	{CodeToolExcluded, http.StatusForbidden, "The AX policy excludes this command or interaction type (tools.excluded)."},
+	{CodeToolNotAllowed, http.StatusForbidden, "The AX policy has an allow-list (tools.allowed) that does not name this command or interaction type."},
 }
 
 // Error is the one error type every operation returns. Surfaces render it as

@@ -81,6 +81,7 @@ type snapshotContentRecord struct {
 	Annotations []annotationRecord `json:"annotations"`
 	Pins        []string           `json:"pins"`
 	Viewport    canvas.Viewport    `json:"viewport"`
+	AX          json.RawMessage    `json:"ax,omitempty"`
 }
 
 func encode(v any) string {
@@ -129,7 +130,7 @@ func ChangeOps(cid string, change *canvas.Change, next *canvas.State) []Op {
 }
 
 func contentRecord(c *canvas.SnapshotContent) snapshotContentRecord {
-	r := snapshotContentRecord{Pins: c.Pins, Viewport: c.Viewport,
+	r := snapshotContentRecord{Pins: c.Pins, Viewport: c.Viewport, AX: c.AX,
 		Nodes: make([]nodeRecord, 0, len(c.Nodes)), Edges: make([]edgeRecord, 0, len(c.Edges)),
 		Annotations: make([]annotationRecord, 0, len(c.Annotations))}
 	if r.Pins == nil {
@@ -160,7 +161,7 @@ func (s *Store) LoadSnapshotContent(cid, id string) (*canvas.SnapshotContent, er
 	if err := json.Unmarshal([]byte(v), &r); err != nil {
 		return nil, fmt.Errorf("decode snapshot %q: %w", id, err)
 	}
-	c := &canvas.SnapshotContent{Pins: r.Pins, Viewport: r.Viewport}
+	c := &canvas.SnapshotContent{Pins: r.Pins, Viewport: r.Viewport, AX: r.AX}
 	for _, n := range r.Nodes {
 		c.Nodes = append(c.Nodes, nodeFromRecord(n))
 	}

@@ -98,6 +98,9 @@ func Undo(tx *Tx) (string, bool) {
 	e := h.done.e
 	tx.replaying = true
 	applyChange(tx, e.Change, true)
+	if e.Change.AX != nil {
+		tx.change.AXReplay = &AXReplay{Swap: e.Change.AX, Undo: true}
+	}
 	tx.state.History = History{done: h.done.next, nDone: h.nDone - 1,
 		undone: &histNode{e: e, next: h.undone}, nUndone: h.nUndone + 1}
 	tx.Emit(Event{Name: EventViewportUpdate, Data: map[string]any{"viewport": tx.state.Viewport}})
@@ -114,6 +117,9 @@ func Redo(tx *Tx) (string, bool) {
 	e := h.undone.e
 	tx.replaying = true
 	applyChange(tx, e.Change, false)
+	if e.Change.AX != nil {
+		tx.change.AXReplay = &AXReplay{Swap: e.Change.AX}
+	}
 	tx.state.History = History{done: &histNode{e: e, next: h.done}, nDone: h.nDone + 1,
 		undone: h.undone.next, nUndone: h.nUndone - 1}
 	tx.Emit(Event{Name: EventViewportUpdate, Data: map[string]any{"viewport": tx.state.Viewport}})

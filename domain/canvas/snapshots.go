@@ -1,6 +1,7 @@
 package canvas
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 	"time"
@@ -29,6 +30,9 @@ type SnapshotContent struct {
 	Annotations []*Annotation
 	Pins        []string
 	Viewport    Viewport
+	// AX is the canvas-bound AX state saved with the layout, as JSON; the
+	// canvas core does not interpret it.
+	AX json.RawMessage
 }
 
 // State builds a canvas state holding the snapshot's layout (for diffs).
@@ -107,8 +111,9 @@ func (s SnapshotSet) Find(idOrName string) (*Snapshot, bool) {
 	return nil, false
 }
 
-// SaveSnapshot saves the current layout under name.
-func SaveSnapshot(tx *Tx, name string) (*Snapshot, *messages.Error) {
+// SaveSnapshot saves the current layout under name, with ax (the
+// canvas-bound AX state as JSON, or nil).
+func SaveSnapshot(tx *Tx, name string, ax json.RawMessage) (*Snapshot, *messages.Error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return nil, messages.BadRequest("Missing snapshot name")
@@ -116,7 +121,7 @@ func SaveSnapshot(tx *Tx, name string) (*Snapshot, *messages.Error) {
 	st := tx.State()
 	content := &SnapshotContent{
 		Nodes: st.Nodes.All(), Edges: st.Edges.All(), Annotations: st.Annotations.All(),
-		Pins: append([]string(nil), st.Pins...), Viewport: st.Viewport,
+		Pins: append([]string(nil), st.Pins...), Viewport: st.Viewport, AX: ax,
 	}
 	id := tx.env.NewID("snap", 4)
 	for _, taken := st.Snapshots.Get(id); taken; _, taken = st.Snapshots.Get(id) {

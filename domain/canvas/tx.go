@@ -70,6 +70,31 @@ type Change struct {
 	ThemeChanged bool
 	ThemeBefore  string
 	ThemeAfter   string
+
+	// AX is set when the step replaced the canvas-bound AX state wholesale
+	// (snapshot restore, clear); undo and redo hand it back to the AX
+	// actors. AXReplay is set on the undo or redo of such a step.
+	AX       *AXSwap
+	AXReplay *AXReplay
+	// Replayed marks the change of an undo or redo.
+	Replayed bool
+}
+
+// AXSwap is a wholesale replacement of the canvas-bound AX state. The
+// canvas core does not interpret the values; the actors that own AX do.
+type AXSwap struct {
+	Before, After any
+	// Reason names the step ("restore", "clear").
+	Reason string
+	// At is when the step ran (ISO-8601): AX records created later are the
+	// AX layer's own and survive an undo of the step.
+	At string
+}
+
+// AXReplay is an undo (Undo true) or redo of a step that swapped AX state.
+type AXReplay struct {
+	Swap *AXSwap
+	Undo bool
 }
 
 // Empty reports whether the change touches nothing.
@@ -81,7 +106,7 @@ func (c *Change) Empty() bool {
 // snapshots), which is what bumps the revision.
 func (c *Change) LayoutChanged() bool {
 	return len(c.Nodes) > 0 || len(c.Edges) > 0 || len(c.Annotations) > 0 ||
-		c.PinsChanged || c.ViewportChanged || c.ThemeChanged
+		c.PinsChanged || c.ViewportChanged || c.ThemeChanged || c.AX != nil || c.AXReplay != nil
 }
 
 // Event is an SSE/MCP event a transaction asks to emit after it commits.
@@ -346,6 +371,7 @@ func (tx *Tx) Commit() (*State, *Change, []Event) {
 	// the Tx would keep the Tx's working state (and through it every older
 	// history entry) alive forever.
 	change := tx.change
+	change.Replayed = tx.replaying
 	ch := &change
 	if ch.LayoutChanged() {
 		next.Revision++
@@ -377,3 +403,6 @@ func onceLayout(events []Event) []Event {
 	}
 	return out
 }
+
+// SetAXSwap records that this step replaces the canvas-bound AX state.
+func (tx *Tx) SetAXSwap(s *AXSwap) { tx.change.AX = s }

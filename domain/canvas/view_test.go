@@ -153,14 +153,14 @@ func TestSnapshotsSaveFindListGC(t *testing.T) {
 	env := testEnv()
 	tx := Begin(NewState(), env)
 	mustAdd(t, tx, `{"type":"status"}`)
-	first, _ := SaveSnapshot(tx, " before ")
+	first, _ := SaveSnapshot(tx, " before ", nil)
 	mustAdd(t, tx, `{"type":"status"}`)
-	second, _ := SaveSnapshot(tx, "before")
-	third, _ := SaveSnapshot(tx, "after")
+	second, _ := SaveSnapshot(tx, "before", nil)
+	third, _ := SaveSnapshot(tx, "after", nil)
 	if first.Name != "before" || second.NodeCount != 2 {
 		t.Fatalf("snapshots %+v %+v", first, second)
 	}
-	if _, err := SaveSnapshot(tx, "  "); err == nil || err.Message != "Missing snapshot name" {
+	if _, err := SaveSnapshot(tx, "  ", nil); err == nil || err.Message != "Missing snapshot name" {
 		t.Fatal(err)
 	}
 	st := tx.State()
@@ -202,7 +202,7 @@ func TestRestoreSnapshotKeepsOrderAndIsOneStep(t *testing.T) {
 		return nil
 	})
 	var sn *Snapshot
-	s, _ = apply(s, env, func(tx *Tx) error { sn, _ = SaveSnapshot(tx, "five"); return nil })
+	s, _ = apply(s, env, func(tx *Tx) error { sn, _ = SaveSnapshot(tx, "five", nil); return nil })
 	want := layoutJSON(t, s)
 	s, _ = apply(s, env, func(tx *Tx) error {
 		_ = RemoveNode(tx, ids[2])

@@ -167,9 +167,22 @@ func (s *Server) operation(op *messages.Op) fiber.Handler {
 		if err != nil {
 			return writeError(c, err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), s.opts.RequestTimeout)
+		timeout := s.opts.RequestTimeout
+		var parks bool
+		if op.Parks {
+			if parks, err = parking(op, env); err != nil {
+				return writeError(c, err)
+			}
+		}
+		if parks {
+			timeout += messages.AxWaitMax
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
-		env.Deadline = time.Now().Add(s.opts.RequestTimeout)
+		if parks {
+			defer watchDisconnect(c, cancel)()
+		}
+		env.Deadline = time.Now().Add(timeout)
 		reply, ierr := s.opts.Invoker.Invoke(ctx, env)
 		if ierr != nil {
 			return writeError(c, messages.AsError(ierr))
