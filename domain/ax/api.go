@@ -192,6 +192,7 @@ type Orphaned struct {
 
 	// Where the node id sat, so RestoreBoard puts it back in place (an
 	// Orphaned built by hand restores by appending).
+	positioned      bool // set by OrphanBoard
 	focusPos        int
 	focusWasPrimary bool
 	workPos         map[string]int // work item id -> index in its nodeIds

@@ -12,7 +12,7 @@ import (
 // loses it. Restore puts it back for undo.
 
 func orphanBoard(b Board, nodeID string) (Board, Orphaned) {
-	o := Orphaned{NodeID: nodeID}
+	o := Orphaned{NodeID: nodeID, positioned: true}
 	next := b
 
 	if ids, hit := without(b.Focus.NodeIDs, nodeID); hit {
@@ -157,13 +157,16 @@ func restoreBoard(b Board, o Orphaned) Board {
 	}
 	next := b
 	if o.Focus && !slices.Contains(b.Focus.NodeIDs, o.NodeID) {
-		pos := o.focusPos
-		if o.focusWasPrimary {
-			pos = 0
+		pos := len(b.Focus.NodeIDs)
+		if o.positioned {
+			pos = o.focusPos
 		}
 		ids := insertAt(b.Focus.NodeIDs, pos, o.NodeID)
 		next.Focus.NodeIDs = ids
-		if o.focusWasPrimary || b.Focus.PrimaryNodeID == nil {
+		switch {
+		case o.focusWasPrimary:
+			next.Focus.PrimaryNodeID = strPtr(o.NodeID)
+		case b.Focus.PrimaryNodeID == nil:
 			next.Focus.PrimaryNodeID = primaryOf(ids)
 		}
 	}
