@@ -69,14 +69,19 @@ func AddReview(in *messages.AxReviewAddInput, source string, nodes *canvas.State
 	return addReview(in, source, nodes, env)
 }
 
-// UpdateReview changes body, status, severity, kind (invalid enums ignored).
+// UpdateReview changes body, status, severity, kind (invalid enums ignored);
+// Source stays, UpdatedBy = source. old nil gives nil (the caller answers
+// 404 `review annotation not found.`).
 func UpdateReview(old *ReviewAnnotation, in *messages.AxReviewUpdateInput, source string, env *canvas.Env) *ReviewAnnotation {
 	return updateReview(old, in, source, env)
 }
 
-// MergePolicy merges a policy patch (tools and prompt merged per key). Unlike
-// the reference, a list that is not an array of strings is a 400 naming the
-// field instead of silently clearing the list.
+// MergePolicy merges a policy patch (tools and prompt merged per key; an
+// explicit null or [] clears a list; non-object tools/prompt are ignored).
+// Unlike the reference, a list that is not an array of strings is a 400
+// invalid-input naming the field (`policy tools.excluded must be an array of
+// strings.`, Extra["field"]) instead of silently clearing the list; the old
+// policy is returned with the error.
 func MergePolicy(old Policy, in *messages.AxPolicyInput) (Policy, *messages.Error) {
 	return mergePolicy(old, in)
 }
@@ -137,7 +142,8 @@ func ResolveMode(old *ModeRequest, decision string, resolution *string, source s
 
 // NewEvent validates and creates an event (Seq left 0 for the Timeline to
 // assign; 400 `event requires kind and summary.`). kinds lists the accepted
-// kinds (EventKinds over HTTP).
+// kinds (EventKinds over HTTP). Detail is stored in its read form ("" is
+// null), so create responses and reads agree.
 func NewEvent(in *messages.AxEventInput, kinds []string, source string, env *canvas.Env) (*Event, *messages.Error) {
 	return newEvent(in, kinds, source, env)
 }
@@ -166,7 +172,8 @@ func CommandEvent(name any, args any, source string, env *canvas.Env) (*Event, *
 }
 
 // ParseLimit reads a timeline limit: default 50, at most 200, floored;
-// non-numbers and values <= 0 give the default.
+// non-numbers and values <= 0 (after flooring, so 0.5 too) give the default.
+// Numeric strings are read as JavaScript's Number() reads them.
 func ParseLimit(v any) int {
 	return parseLimit(v)
 }
@@ -220,13 +227,15 @@ func RestoreBoard(b Board, o Orphaned) Board {
 	return restoreBoard(b, o)
 }
 
-// RestoreGates puts nodeID back in the nodeIds of the recorded gates.
+// RestoreGates puts nodeID back in the nodeIds of the recorded gates (at the
+// end of the list: gate positions are not recorded).
 func RestoreGates(g GateSet, nodeID string, ids []string) GateSet {
 	return restoreGates(g, nodeID, ids)
 }
 
 // OrphanNote is the single audit note for a deletion that touched AX state
-// (kind note, source system; summary and data as ax.md §11.1).
+// (kind note, source system; summary and data as ax.md §11.1). title is the
+// node's data.title; "" falls back to the node id.
 func OrphanNote(title string, o Orphaned, env *canvas.Env) *Event {
 	return orphanNote(title, o, env)
 }
@@ -245,8 +254,10 @@ type PolicyDecision struct {
 }
 
 // CheckPolicy decides a call named name ("pmx.review", "ax.steer"...):
-// excluded refuses; a non-empty allowed list refuses names not in it;
-// approvalRequired asks for an approval gate.
+// excluded refuses (tool-excluded); a non-empty allowed list refuses names
+// not in it (tool-not-allowed); approvalRequired asks for an approval gate:
+// NeedsApproval is set and Allowed stays false (fail closed, Code
+// approval-required) until AuthorizeCall finds an approval.
 func CheckPolicy(p Policy, name string) PolicyDecision {
 	return checkPolicy(p, name)
 }
@@ -335,7 +346,12 @@ type Action struct {
 }
 
 // InteractionAction validates the payload for the type (400
-// invalid-payload) and builds the action (ax.md §8.4, §8.5).
+// invalid-payload) and builds the action (ax.md §8.4, §8.5). It also runs the
+// checks that need no AX state: 400 invalid-review-anchor and 400
+// unknown-command (§8.2 7c, 7d); the caller reports missing targets with
+// WorkItemNotFound / ApprovalNotFound (7a, 7b). Unlike the reference,
+// required text fields (title, message, prompt, body, summary, id, name)
+// must have non-whitespace content, as the operations require.
 func InteractionAction(it *Interaction, nodes *canvas.State) (Action, *Rejection) {
 	return interactionAction(it, nodes)
 }
