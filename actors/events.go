@@ -13,7 +13,7 @@ import (
 type publish struct{ items []publishItem }
 
 type publishItem struct {
-	state  *canvas.State
+	state  *canvas.State // nil for AX frames
 	events []canvas.Event
 }
 
@@ -50,9 +50,13 @@ func (e *eventsActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *publish:
 		for _, item := range m.items {
-			e.latest = item.state
+			// AX frames carry no layout: they take the latest one's
+			// revision.
+			if item.state != nil {
+				e.latest = item.state
+			}
 			for _, ev := range item.events {
-				e.emit(e.frame(item.state, ev))
+				e.emit(e.frame(e.latest, ev))
 			}
 		}
 	case *subscribe:

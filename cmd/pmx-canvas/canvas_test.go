@@ -144,11 +144,12 @@ func TestViewRoutesAndFrames(t *testing.T) {
 	if fr.str("focused") != a || fr.body["panned"] != true {
 		t.Fatalf("focus: %s", fr.raw)
 	}
-	if got := strings.Join(s.names(t, 3), ","); got != "canvas-focus-node,canvas-viewport-update,canvas-layout-update" {
+	// The AX focus follows the focused node (ax-state-changed {focus}).
+	if got := strings.Join(s.names(t, 4), ","); got != "canvas-focus-node,canvas-viewport-update,canvas-layout-update,ax-state-changed" {
 		t.Fatalf("focus frames: %s", got)
 	}
 	p.must(200, "POST", "/api/canvas/focus", fmt.Sprintf(`{"id":%q,"noPan":true}`, a))
-	if got := strings.Join(s.names(t, 2), ","); got != "canvas-focus-node,canvas-layout-update" {
+	if got := strings.Join(s.names(t, 3), ","); got != "canvas-focus-node,canvas-layout-update,ax-state-changed" {
 		t.Fatalf("noPan focus frames: %s", got)
 	}
 	if r := p.must(400, "POST", "/api/canvas/focus", `{}`); r.str("error") != "Missing id." {

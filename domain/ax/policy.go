@@ -12,9 +12,9 @@ import (
 
 // Policy refusal codes (PolicyDecision.Code).
 const (
-	CodeToolExcluded     messages.Code = "tool-excluded"
+	CodeToolExcluded     = messages.CodeToolExcluded
 	CodeToolNotAllowed   messages.Code = "tool-not-allowed"
-	CodeApprovalRequired messages.Code = "approval-required"
+	CodeApprovalRequired = messages.CodeApprovalRequired
 )
 
 func checkPolicy(p Policy, name string) PolicyDecision {
