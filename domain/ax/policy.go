@@ -12,9 +12,9 @@ import (
 
 // Policy refusal codes (PolicyDecision.Code).
 const (
-	CodeToolExcluded     = messages.CodeToolExcluded
+	CodeToolExcluded                   = messages.CodeToolExcluded
 	CodeToolNotAllowed   messages.Code = "tool-not-allowed"
-	CodeApprovalRequired = messages.CodeApprovalRequired
+	CodeApprovalRequired               = messages.CodeApprovalRequired
 )
 
 func checkPolicy(p Policy, name string) PolicyDecision {
