@@ -1,6 +1,8 @@
 package actors
 
 import (
+	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -438,11 +440,24 @@ func gateIndex(kind string) int {
 	return 0
 }
 
-// gateReply is the await reply: {ok, <key>, pending}, 404 when the gate
-// does not exist.
+// gateReply is the await reply {ok, <key>, pending} (keys in the
+// reference's order), 404 when the gate does not exist. It is rendered
+// once, so a resolve that wakes many waiters serialises the gate once.
 func gateReply(kind string, rec any) *messages.Reply {
 	if rec == nil {
-		return &messages.Reply{Status: 404, Body: map[string]any{"ok": false, gateKey[kind]: nil, "pending": false}}
+		return &messages.Reply{Status: 404, Body: json.RawMessage(`{"ok":false,"` + gateKey[kind] + `":null,"pending":false}`)}
 	}
-	return &messages.Reply{Body: map[string]any{"ok": true, gateKey[kind]: rec, "pending": gatePending(rec)}}
+	js, err := json.Marshal(rec)
+	if err != nil {
+		return &messages.Reply{Status: 500, Body: messages.Internal("render gate: %v", err).Body()}
+	}
+	body := make([]byte, 0, len(js)+48)
+	body = append(body, `{"ok":true,"`...)
+	body = append(body, gateKey[kind]...)
+	body = append(body, `":`...)
+	body = append(body, js...)
+	body = append(body, `,"pending":`...)
+	body = strconv.AppendBool(body, gatePending(rec))
+	body = append(body, '}')
+	return &messages.Reply{Body: json.RawMessage(body)}
 }

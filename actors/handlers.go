@@ -421,5 +421,8 @@ func runRead(ref *canvasRef, op *messages.Op, env *messages.Envelope) (*messages
 	if err != nil {
 		return nil, err
 	}
+	if r, ok := body.(*messages.Reply); ok { // a read with its own status
+		return &messages.Reply{Status: r.Status, Body: r.Body, Revision: state.Revision}, nil
+	}
 	return &messages.Reply{Body: body, Revision: state.Revision}, nil
 }

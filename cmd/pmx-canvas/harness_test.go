@@ -49,6 +49,8 @@ type proc struct {
 	ws     string
 	stderr *syncBuffer
 	exited chan error
+	// killed makes kill idempotent (a test's kill and the cleanup's).
+	killed sync.Once
 }
 
 type syncBuffer struct {
@@ -123,14 +125,14 @@ func (p *proc) stop() {
 }
 
 func (p *proc) kill() {
-	if p.cmd.ProcessState == nil {
-		_ = p.cmd.Process.Kill()
+	p.killed.Do(func() {
+		_ = p.cmd.Process.Kill() // an error means it has exited already
 		select {
 		case err := <-p.exited:
 			p.exited <- err
 		case <-time.After(5 * time.Second):
 		}
-	}
+	})
 }
 
 type response struct {
@@ -361,4 +363,19 @@ func runUntilHealthy(t *testing.T, cmd *exec.Cmd, url, ws string) *proc {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// hangingRequest sends "<METHOD> <path>" on a raw connection and returns a
+// function that hangs up without reading the reply (a client going away).
+func (p *proc) hangingRequest(requestLine string) (hangUp func()) {
+	p.t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(p.url, "http://"))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	host := strings.TrimPrefix(p.url, "http://")
+	if _, err := conn.Write([]byte(requestLine + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n")); err != nil {
+		p.t.Fatal(err)
+	}
+	return func() { _ = conn.Close() }
 }
