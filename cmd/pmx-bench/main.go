@@ -52,6 +52,8 @@ type config struct {
 	readOp   string
 	readWait time.Duration
 	server   []string
+	await    int
+	spread   bool
 }
 
 func main() {
@@ -71,6 +73,8 @@ func main() {
 	flag.IntVar(&cfg.readers, "readers", 0, "clients reading concurrently with the writers (reported separately)")
 	flag.StringVar(&cfg.readOp, "read-op", "state.get", "what the readers do: state.get | search.get")
 	flag.DurationVar(&cfg.readWait, "read-interval", 0, "each reader's pause between reads (0: back to back)")
+	flag.IntVar(&cfg.await, "await", 0, "await mode: park this many gate waiters over HTTP, resolve, report release latency and memory per waiter")
+	flag.BoolVar(&cfg.spread, "spread", false, "await mode: one waiter per gate, all resolved together (default: all on one gate)")
 	flag.IntVar(&cfg.startups, "startup", 0, "startup mode: start the server this many times; report time to a healthy /health and idle memory")
 	flag.Parse()
 	cfg.server = flag.Args()
@@ -96,13 +100,14 @@ func run(cfg config) error {
 		return startup(cfg)
 	}
 	url := cfg.url
+	pid := 0
 	if url == "" {
 		srv, err := startServer(cfg.bin, cfg.server)
 		if err != nil {
 			return err
 		}
 		defer srv.stop()
-		url = srv.url
+		url, pid = srv.url, srv.cmd.Process.Pid
 	}
 	host := strings.TrimPrefix(url, "http://")
 	client := &fasthttp.HostClient{Addr: host, MaxConns: 1024, ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second}
@@ -114,6 +119,9 @@ func run(cfg config) error {
 	}
 	if cfg.growth > 0 {
 		return growth(cfg, client, url)
+	}
+	if cfg.await > 0 {
+		return awaitBench(cfg, client, url, pid, cfg.await, cfg.spread)
 	}
 	if !cfg.jsonOut {
 		fmt.Printf("%-10s %-10s %6s %10s %10s %9s %9s %9s %9s\n", "label", "op", "C", "ops", "ops/s", "p50", "p95", "p99", "max")

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -30,35 +31,31 @@ func parking(op *messages.Op, env *messages.Envelope) (bool, *messages.Error) {
 // fasthttp does not tell a running handler that the connection closed, so
 // a goroutine reads the connection: the request has been read in full, so
 // the next read returns only when the client closes (EOF, reset) or sends
-// more (pipelining, which a long-poll response ends by closing the
-// connection). The returned stop ends the watch; call it before the
-// response is written.
+// more (pipelining; the long-poll's reply closes the connection anyway).
+// The read deadline fasthttp set for reading the request is cleared first,
+// or a wait longer than the server's read timeout would be cut short.
+//
+// The returned stop only marks the watch as over: the response closes the
+// connection (Connection: close), which ends the read, so stopping costs
+// no syscall and no wait when thousands of waiters are released at once.
 func watchDisconnect(c *fiber.Ctx, cancel context.CancelFunc) (stop func()) {
 	conn, ok := c.Context().Conn().(*net.TCPConn)
 	if !ok {
 		return func() {} // in-memory test connections have no peer to lose
 	}
 	c.Context().SetConnectionClose()
-	done := make(chan struct{})
-	stopping := make(chan struct{})
+	var stopped atomic.Bool
 	go func() {
-		defer close(done)
-		buf := make([]byte, 512)
+		_ = conn.SetReadDeadline(time.Time{})
+		var buf [64]byte
 		for {
-			if _, err := conn.Read(buf); err != nil {
-				select {
-				case <-stopping:
-				default:
+			if _, err := conn.Read(buf[:]); err != nil {
+				if !stopped.Load() {
 					cancel()
 				}
 				return
 			}
 		}
 	}()
-	return func() {
-		close(stopping)
-		_ = conn.SetReadDeadline(time.Now())
-		<-done
-		_ = conn.SetReadDeadline(time.Time{})
-	}
+	return func() { stopped.Store(true) }
 }

@@ -249,6 +249,13 @@ func writeJSON(c *fiber.Ctx, status int, body any) error {
 		c.Response().SetBody(buf.Bytes())
 		return nil
 	}
+	if raw, ok := body.(json.RawMessage); ok {
+		// Rendered once by the actor for many callers (a gate's waiters):
+		// send the shared bytes as they are.
+		c.Set(fiber.HeaderContentType, "application/json; charset=utf-8")
+		c.Set(fiber.HeaderCacheControl, "no-store")
+		return c.Status(status).Send(raw)
+	}
 	if pre, ok := body.(interface{ JSONBytes() ([]byte, error) }); ok {
 		// Already valid, compact JSON (a large layout): send as is.
 		out, err := pre.JSONBytes()
