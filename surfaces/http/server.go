@@ -41,6 +41,9 @@ type Options struct {
 	PingInterval time.Duration
 	// RequestTimeout bounds one operation. 0 means 30s.
 	RequestTimeout time.Duration
+	// ReadTimeout bounds reading one request. 0 means 60s. Long-polls wait
+	// longer than this: their handler clears the connection's deadline.
+	ReadTimeout time.Duration
 	Logger         *slog.Logger
 }
 
@@ -67,6 +70,9 @@ func New(opts Options) *Server {
 	if opts.RequestTimeout <= 0 {
 		opts.RequestTimeout = 30 * time.Second
 	}
+	if opts.ReadTimeout <= 0 {
+		opts.ReadTimeout = 60 * time.Second
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
@@ -76,7 +82,7 @@ func New(opts Options) *Server {
 		DisableStartupMessage: true,
 		Immutable:             true,
 		BodyLimit:             opts.BodyLimit,
-		ReadTimeout:           60 * time.Second,
+		ReadTimeout:           opts.ReadTimeout,
 		IdleTimeout:           120 * time.Second,
 		ErrorHandler:          s.errorHandler,
 	})
