@@ -617,3 +617,25 @@ func indexOf(list []string, s string) int {
 	}
 	return -1
 }
+
+// A shutdown answers parked waits at once instead of waiting for them.
+func TestAXShutdownAnswersParkedWaits(t *testing.T) {
+	p := startServer(t, "")
+	gate := obj(p.must(200, "POST", "/api/canvas/ax/approval", `{"title":"g"}`).body, "approvalGate")["id"].(string)
+	done := make(chan *response, 1)
+	go func() { done <- p.do("GET", "/api/canvas/ax/approval/"+gate+"?waitMs=120000", nil) }()
+	waitFor(t, func() bool { return p.must(200, "GET", "/api/canvas/ax/stats", nil).body["gateWaiters"] == 1.0 })
+	start := time.Now()
+	p.stop()
+	if el := time.Since(start); el > 5*time.Second {
+		t.Fatalf("shutdown took %v with a parked wait", el)
+	}
+	select {
+	case r := <-done:
+		if r.status != 503 {
+			t.Fatalf("parked wait at shutdown: %d %s", r.status, r.raw)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the parked wait was not answered")
+	}
+}

@@ -57,6 +57,10 @@ type Server struct {
 	closing  chan struct{}
 	closeOne sync.Once
 	streams  sync.WaitGroup
+	// parked is the parent context of long-polls: Shutdown cancels it, so
+	// parked waits answer at once instead of holding the shutdown.
+	parked       context.Context
+	cancelParked context.CancelFunc
 }
 
 // New builds the Fiber app with every route.
@@ -77,6 +81,7 @@ func New(opts Options) *Server {
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	s := &Server{opts: opts, closing: make(chan struct{})}
+	s.parked, s.cancelParked = context.WithCancel(context.Background())
 	s.app = fiber.New(fiber.Config{
 		AppName:               "pmx-canvas",
 		DisableStartupMessage: true,
@@ -105,7 +110,10 @@ func (s *Server) Serve(ln net.Listener) error {
 // Shutdown ends event streams, stops accepting connections and waits for
 // in-flight requests, so every write that started gets its reply.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.closeOne.Do(func() { close(s.closing) })
+	s.closeOne.Do(func() {
+		close(s.closing)
+		s.cancelParked()
+	})
 	return s.app.ShutdownWithContext(ctx)
 }
 
@@ -183,7 +191,11 @@ func (s *Server) operation(op *messages.Op) fiber.Handler {
 		if parks {
 			timeout += messages.AxWaitMax
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		base := context.Background()
+		if parks {
+			base = s.parked
+		}
+		ctx, cancel := context.WithTimeout(base, timeout)
 		defer cancel()
 		if parks {
 			defer watchDisconnect(c, cancel)()
