@@ -30,26 +30,33 @@ func parking(op *messages.Op, env *messages.Envelope) (bool, *messages.Error) {
 // watchDisconnect cancels a long-poll as soon as its client goes away.
 // fasthttp does not tell a running handler that the connection closed, so
 // a goroutine reads the connection: the request has been read in full, so
-// the next read returns only when the client closes (EOF, reset) or sends
-// more (pipelining; the long-poll's reply closes the connection anyway).
+// the read returns only when the client closes (EOF, reset) or sends more.
 // The read deadline fasthttp set for reading the request is cleared first,
 // or a wait longer than the server's read timeout would be cut short.
 //
-// The returned stop only marks the watch as over: the response closes the
-// connection (Connection: close), which ends the read, so stopping costs
-// no syscall and no wait when thousands of waiters are released at once.
+// stop ends the watch before the reply is written: a deadline in the past
+// wakes the reader (deadlines live in the runtime's poller, so this costs
+// no syscall), and the connection stays open for the client's next request.
+// If the client sent bytes during the wait (pipelining), the watch consumed
+// some of them, so the reply closes the connection instead.
 func watchDisconnect(c *fiber.Ctx, cancel context.CancelFunc) (stop func()) {
 	conn, ok := c.Context().Conn().(*net.TCPConn)
 	if !ok {
 		return func() {} // in-memory test connections have no peer to lose
 	}
-	c.Context().SetConnectionClose()
-	var stopped atomic.Bool
+	var stopped, sawData atomic.Bool
+	done := make(chan struct{})
+	// Cleared here, not in the reader: stop's deadline must come after it.
+	_ = conn.SetReadDeadline(time.Time{})
 	go func() {
-		_ = conn.SetReadDeadline(time.Time{})
-		var buf [64]byte
+		defer close(done)
+		var buf [1]byte
 		for {
-			if _, err := conn.Read(buf[:]); err != nil {
+			n, err := conn.Read(buf[:])
+			if n > 0 {
+				sawData.Store(true)
+			}
+			if err != nil {
 				if !stopped.Load() {
 					cancel()
 				}
@@ -57,5 +64,13 @@ func watchDisconnect(c *fiber.Ctx, cancel context.CancelFunc) (stop func()) {
 			}
 		}
 	}()
-	return func() { stopped.Store(true) }
+	return func() {
+		stopped.Store(true)
+		_ = conn.SetReadDeadline(time.Unix(1, 0))
+		<-done
+		_ = conn.SetReadDeadline(time.Time{})
+		if sawData.Load() {
+			c.Context().SetConnectionClose()
+		}
+	}
 }
