@@ -66,6 +66,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzEnvelope -fuzztime $(FUZZTIME) ./surfaces/http/
 	$(GO) test -run '^$$' -fuzz FuzzNodeAndEdgeInputs -fuzztime $(FUZZTIME) ./domain/canvas/
 	$(GO) test -run '^$$' -fuzz FuzzLastGoodOffset -fuzztime $(FUZZTIME) ./persistence/
+	$(GO) test -run '^$$' -fuzz FuzzParseInteraction -fuzztime $(FUZZTIME) ./domain/ax/
+	$(GO) test -run '^$$' -fuzz FuzzAXOperations -fuzztime $(FUZZTIME) ./actors/
 
 clean:
 	rm -rf $(BIN)

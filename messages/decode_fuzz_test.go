@@ -12,6 +12,7 @@ func FuzzDecodeInput(f *testing.F) {
 		`{}`, `{"type":"markdown","title":"x","x":1,"y":2}`, `{"position":{"x":"1"}}`, `[1]`, `nul`,
 		`{"dockPosition":null,"pinned":1,"animated":0}`, `{"children":["a",{}],"data":{"k":[1,{"n":null}]}}`,
 		`{"x":1e400}`, `{"title":"\ud800"}`, `{"edge_id":5}`,
+		`{"nodeIds":["a",1],"payload":[],"waitMs":"x","leaseMs":-1}`, `{"tools":{"allowed":"x"},"reactions":{"review":false}}`,
 	} {
 		f.Add(seed)
 	}
