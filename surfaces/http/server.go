@@ -44,7 +44,7 @@ type Options struct {
 	// ReadTimeout bounds reading one request. 0 means 60s. Long-polls wait
 	// longer than this: their handler clears the connection's deadline.
 	ReadTimeout time.Duration
-	Logger         *slog.Logger
+	Logger      *slog.Logger
 }
 
 // DefaultBodyLimit is the request body cap when Options.BodyLimit is 0.
