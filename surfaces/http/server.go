@@ -244,27 +244,42 @@ var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // maxPooledBody keeps buffers of huge one-off reads out of the pool.
 const maxPooledBody = 64 << 20
 
+// pooledBody streams a pooled buffer; fasthttp closes it once the body is
+// written (or the response is discarded), which returns the buffer.
+type pooledBody struct {
+	*bytes.Reader
+	buf  *bytes.Buffer
+	once sync.Once
+}
+
+func (p *pooledBody) Close() error {
+	p.once.Do(func() { releaseBody(p.buf) })
+	return nil
+}
+
+func releaseBody(buf *bytes.Buffer) {
+	if buf.Cap() <= maxPooledBody {
+		buf.Reset()
+		bodyBuffers.Put(buf)
+	}
+}
+
 // writeJSON sends body as compact JSON. HTML characters are not escaped, so
 // payloads read the same as the reference's.
 func writeJSON(c *fiber.Ctx, status int, body any) error {
 	if large, ok := body.(io.WriterTo); ok {
 		// A large, already-valid JSON body (a layout): render it into a
-		// pooled buffer and let fasthttp copy it into its own, so big reads
-		// do not churn the garbage collector.
+		// pooled buffer that fasthttp streams to the socket and hands back
+		// to the pool when done (no copy, no garbage per read).
 		buf := bodyBuffers.Get().(*bytes.Buffer)
-		defer func() {
-			if buf.Cap() <= maxPooledBody {
-				buf.Reset()
-				bodyBuffers.Put(buf)
-			}
-		}()
 		if _, err := large.WriteTo(buf); err != nil {
+			releaseBody(buf)
 			return writeError(c, messages.Internal("encode response: %v", err))
 		}
 		c.Set(fiber.HeaderContentType, "application/json; charset=utf-8")
 		c.Set(fiber.HeaderCacheControl, "no-store")
 		c.Status(status)
-		c.Response().SetBody(buf.Bytes())
+		c.Response().SetBodyStream(&pooledBody{Reader: bytes.NewReader(buf.Bytes()), buf: buf}, buf.Len())
 		return nil
 	}
 	if raw, ok := body.(json.RawMessage); ok {
