@@ -30,6 +30,8 @@ var rules = []rule{
 		"actors never depend on a surface"},
 	{"surfaces/http", []string{module + "/actors", module + "/persistence", module + "/domain", module + "/pmxcanvas", "github.com/asynkron/", "github.com/tidwall/"},
 		"the HTTP surface speaks envelopes (messages.Invoker), not actor internals"},
+	{"surfaces/mcp", []string{module + "/actors", module + "/persistence", module + "/domain", module + "/pmxcanvas", "github.com/asynkron/", "github.com/tidwall/", "github.com/gofiber/"},
+		"the MCP surface speaks envelopes (messages.Invoker), not actor internals"},
 	{"surfaces/cli", []string{module + "/actors", module + "/persistence", module + "/domain", "github.com/asynkron/", "github.com/tidwall/"},
 		"the CLI reaches the server through pmxcanvas or HTTP, never actor internals"},
 }

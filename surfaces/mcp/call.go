@@ -1,0 +1,190 @@
+package mcpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pmxcanvas/pmx-canvas/messages"
+)
+
+// CanvasArg is the optional argument every tool takes to pick a canvas.
+const CanvasArg = "canvas"
+
+// Caller runs tools against an Invoker.
+type Caller struct {
+	Registry *Registry
+	Invoker  messages.Invoker
+	// DefaultCanvas is the canvas used when a call names none ("main", or
+	// PMX_CANVAS_ID).
+	DefaultCanvas string
+}
+
+// Call runs one tool call. Failures come back as isError results, never as
+// Go errors: MCP reports them in the result.
+func (c *Caller) Call(ctx context.Context, name string, args Args) *Result {
+	t, ok := c.Registry.Tool(name)
+	if !ok {
+		return &Result{IsError: true, Text: fmt.Sprintf("MCP error -32602: Tool %s not found", name)}
+	}
+	if args == nil {
+		args = Args{}
+	}
+	canvas := c.DefaultCanvas
+	if v, ok := args[CanvasArg]; ok {
+		s, isStr := v.(string)
+		if !isStr {
+			return &Result{IsError: true, Text: fmt.Sprintf(
+				"MCP error -32602: Input validation error: Invalid arguments for tool %s: canvas: expected string, received %s", name, jsonType(v))}
+		}
+		if s != "" {
+			canvas = s
+		}
+	}
+	if canvas == "" {
+		canvas = messages.DefaultCanvas
+	}
+	res, err := c.run(ctx, t, canvas, args)
+	if err != nil {
+		return &Result{IsError: true, Text: errorText(err)}
+	}
+	return res
+}
+
+func (c *Caller) run(ctx context.Context, t *Tool, canvas string, args Args) (*Result, error) {
+	valid, err := validate(t, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(t.Actions) > 0 {
+		member, margs, err := c.resolve(t, valid)
+		if err != nil {
+			return nil, err
+		}
+		return c.runLegacy(ctx, member, canvas, margs)
+	}
+	return c.runLegacy(ctx, t, canvas, valid)
+}
+
+// resolve picks a composite's member tool and maps the arguments to it.
+func (c *Caller) resolve(t *Tool, args Args) (*Tool, Args, error) {
+	sel := map[string]string{}
+	for _, d := range t.Discriminators {
+		s, _ := args[d.Name].(string)
+		sel[d.Name] = s
+	}
+	var picked *Action
+	for i := range t.Actions {
+		a := &t.Actions[i]
+		if a.Name == sel["action"] && a.Kind == sel["kind"] {
+			picked = a
+			break
+		}
+	}
+	if picked == nil {
+		if _, gate := sel["kind"]; gate {
+			return nil, nil, Errorf("Invalid kind/action combination (kind %q, action %q) for %s.", sel["kind"], sel["action"], t.Name)
+		}
+		var names []string
+		for _, a := range t.Actions {
+			names = append(names, a.Name)
+		}
+		return nil, nil, Errorf("Unknown action %q for %s. Valid actions: %s.", sel["action"], t.Name, strings.Join(names, ", "))
+	}
+	out := Args{}
+	for k, v := range args {
+		if _, isDisc := sel[k]; isDisc {
+			continue
+		}
+		if to, ok := picked.Rename[k]; ok {
+			k = to
+		}
+		out[k] = v
+	}
+	member, _ := c.Registry.Tool(picked.Tool)
+	return member, out, nil
+}
+
+func (c *Caller) runLegacy(ctx context.Context, t *Tool, canvas string, args Args) (*Result, error) {
+	if t.Later != "" {
+		return nil, Errorf("%s: not available yet", t.Name)
+	}
+	call := &Call{Ctx: ctx, Invoker: c.Invoker, Canvas: canvas}
+	if t.Run != nil {
+		return t.Run(call, args)
+	}
+	input := args
+	if t.Build != nil {
+		var err error
+		if input, err = t.Build(call, args); err != nil {
+			return nil, err
+		}
+	}
+	reply, err := call.Invoke(t.Op, input)
+	if err != nil {
+		return nil, err
+	}
+	format := t.Format
+	if format == nil {
+		format = PrettyBody
+	}
+	text, err := format(reply)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Text: text}, nil
+}
+
+// Invoke runs one catalog operation with input on the call's canvas and
+// returns the reply as JSON.
+func (c *Call) Invoke(op string, input Args) (*Reply, error) {
+	raw, err := marshal(input)
+	if err != nil {
+		return nil, err
+	}
+	env := &messages.Envelope{Canvas: c.Canvas, Op: op, Source: "mcp", Input: raw}
+	reply, err := c.Invoker.Invoke(c.Ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	body, err := bodyJSON(reply.Body)
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Status: reply.StatusCode(), Body: body}, nil
+}
+
+// bodyJSON renders a reply body as the HTTP surface would.
+func bodyJSON(body any) (json.RawMessage, error) {
+	switch b := body.(type) {
+	case json.RawMessage:
+		return b, nil
+	case interface{ JSONBytes() ([]byte, error) }:
+		return b.JSONBytes()
+	case io.WriterTo:
+		var buf bytes.Buffer
+		if _, err := b.WriteTo(&buf); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	return marshal(body)
+}
+
+// errorText is the text of a failed call: an operation's message as HTTP
+// gives it, a tool's own text, or the error.
+func errorText(err error) string {
+	var te *ToolError
+	if errors.As(err, &te) {
+		return te.Text
+	}
+	var me *messages.Error
+	if errors.As(err, &me) {
+		return me.Message
+	}
+	return err.Error()
+}

@@ -1,0 +1,274 @@
+package mcpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// KV is one key of an ordered JSON object.
+type KV struct {
+	K string
+	V any
+}
+
+// Obj is a JSON object that keeps its key order (schemas, and results
+// whose key order is part of the reference's output).
+type Obj []KV
+
+// MarshalJSON writes the keys in order.
+func (o Obj) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, kv := range o {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		k, err := marshal(kv.K)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(k)
+		buf.WriteByte(':')
+		v, err := marshal(kv.V)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(v)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// Get returns the value of key.
+func (o Obj) Get(key string) (any, bool) {
+	for _, kv := range o {
+		if kv.K == key {
+			return kv.V, true
+		}
+	}
+	return nil, false
+}
+
+// With returns o with key set (replaced in place or appended).
+func (o Obj) With(key string, v any) Obj {
+	out := append(Obj(nil), o...)
+	for i, kv := range out {
+		if kv.K == key {
+			out[i].V = v
+			return out
+		}
+	}
+	return append(out, KV{key, v})
+}
+
+// marshal is json.Marshal without HTML escaping, like the HTTP surface, so
+// a tool's text is byte-identical whether the reply came from the local
+// actors or over HTTP.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+}
+
+// Compact renders v as one-line JSON (the reference's JSON.stringify(x)).
+func Compact(v any) (string, error) {
+	if raw, ok := v.(json.RawMessage); ok {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, raw); err != nil {
+			return "", err
+		}
+		return buf.String(), nil
+	}
+	b, err := marshal(v)
+	return string(b), err
+}
+
+// Pretty renders v as 2-space indented JSON (JSON.stringify(x, null, 2)).
+func Pretty(v any) (string, error) {
+	var raw []byte
+	if r, ok := v.(json.RawMessage); ok {
+		raw = r
+	} else {
+		b, err := marshal(v)
+		if err != nil {
+			return "", err
+		}
+		raw = b
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}
+
+// PrettyBody is the default Format: the reply body, pretty.
+func PrettyBody(r *Reply) (string, error) { return Pretty(r.Body) }
+
+// CompactBody formats the reply body as one-line JSON.
+func CompactBody(r *Reply) (string, error) { return Compact(r.Body) }
+
+// validate checks args against the tool's fields: strict fields must match
+// their schema, dropped fields that do not match are removed, unknown keys
+// are stripped. It returns the reference's input-validation message.
+func validate(t *Tool, args Args) (Args, error) {
+	out := Args{}
+	var issues []string
+	for _, f := range t.Fields {
+		v, present := args[f.Name]
+		if !present {
+			if f.Required {
+				issues = append(issues, fmt.Sprintf("%s: required", f.Name))
+			}
+			continue
+		}
+		if f.Check == Accept {
+			out[f.Name] = v
+			continue
+		}
+		if msg := checkSchema(f.Schema, v); msg != "" {
+			if f.Check == Drop {
+				continue
+			}
+			issues = append(issues, fmt.Sprintf("%s: %s", f.Name, msg))
+			continue
+		}
+		out[f.Name] = v
+	}
+	if len(issues) > 0 {
+		return nil, &ToolError{Text: fmt.Sprintf("MCP error -32602: Input validation error: Invalid arguments for tool %s: %s",
+			t.Name, strings.Join(issues, "; "))}
+	}
+	return out, nil
+}
+
+// checkSchema validates v against the subset of JSON Schema the tools use
+// (type, enum, items, properties, anyOf, minimum, maximum, minLength); it
+// returns "" or what is wrong.
+func checkSchema(s Obj, v any) string {
+	if alts, ok := s.Get("anyOf"); ok {
+		for _, alt := range alts.([]Obj) {
+			if checkSchema(alt, v) == "" {
+				return ""
+			}
+		}
+		return "does not match any allowed form"
+	}
+	if typ, ok := s.Get("type"); ok {
+		if msg := checkType(typ.(string), v); msg != "" {
+			return msg
+		}
+	}
+	if enum, ok := s.Get("enum"); ok {
+		found := false
+		var names []string
+		for _, e := range enum.([]string) {
+			names = append(names, fmt.Sprintf("%q", e))
+			if str, isStr := v.(string); isStr && str == e {
+				found = true
+			}
+		}
+		if !found {
+			return "expected one of " + strings.Join(names, "|")
+		}
+	}
+	if n, ok := v.(float64); ok {
+		if min, ok := s.Get("minimum"); ok && n < toFloat(min) {
+			return fmt.Sprintf("must be >= %v", min)
+		}
+		if max, ok := s.Get("maximum"); ok && n > toFloat(max) {
+			return fmt.Sprintf("must be <= %v", max)
+		}
+	}
+	if str, ok := v.(string); ok {
+		if min, ok := s.Get("minLength"); ok && float64(len([]rune(str))) < toFloat(min) {
+			return fmt.Sprintf("must have at least %v characters", min)
+		}
+	}
+	if items, ok := s.Get("items"); ok {
+		for i, e := range v.([]any) {
+			if msg := checkSchema(items.(Obj), e); msg != "" {
+				return fmt.Sprintf("[%d]: %s", i, msg)
+			}
+		}
+	}
+	if props, ok := s.Get("properties"); ok {
+		m := v.(map[string]any)
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, kv := range props.(Obj) {
+			if pv, present := m[kv.K]; present {
+				if msg := checkSchema(kv.V.(Obj), pv); msg != "" {
+					return kv.K + ": " + msg
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func checkType(typ string, v any) string {
+	ok := false
+	switch typ {
+	case "string":
+		_, ok = v.(string)
+	case "number":
+		_, ok = v.(float64)
+	case "integer":
+		n, isNum := v.(float64)
+		ok = isNum && n == math.Trunc(n)
+	case "boolean":
+		_, ok = v.(bool)
+	case "array":
+		_, ok = v.([]any)
+	case "object":
+		_, ok = v.(map[string]any)
+	case "null":
+		ok = v == nil
+	default:
+		ok = true
+	}
+	if ok {
+		return ""
+	}
+	return fmt.Sprintf("expected %s, received %s", typ, jsonType(v))
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func toFloat(v any) float64 {
+	switch n := v.(type) {
+	case int:
+		return float64(n)
+	case float64:
+		return n
+	}
+	return 0
+}
