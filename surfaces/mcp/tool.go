@@ -43,7 +43,7 @@ type Field struct {
 	// Loose is what a composite advertises when two or more of its actions
 	// share the field (the first member's loose operation type). nil means
 	// {} with the field's description.
-	Loose Obj
+	Loose    Obj
 	Required bool
 	Check    Check
 }
