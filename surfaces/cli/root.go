@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -16,7 +17,7 @@ import (
 // Execute runs the command line and returns the process exit code.
 func Execute(args []string, stdout, stderr io.Writer) int {
 	root := NewRoot(stdout, stderr)
-	root.SetArgs(args)
+	root.SetArgs(mcpAlias(args))
 	if err := root.Execute(); err != nil {
 		fmt.Fprintf(stderr, "pmx-canvas: %v\n", err)
 		return 1
@@ -50,6 +51,7 @@ like "pmx-canvas serve".`,
 	root.SetVersionTemplate("{{.Version}}\n")
 	addServeFlags(root, serveFlags)
 	root.AddCommand(newServeCommand(stderr))
+	root.AddCommand(newMCPCommand(os.Stdin, stdout, stderr))
 	return root
 }
 
@@ -60,4 +62,27 @@ func envOr(names ...string) string {
 		}
 	}
 	return ""
+}
+
+// mcpAlias turns the reference's "pmx-canvas --mcp [...]" into
+// "pmx-canvas mcp [...]" (its --port, --no-open and such are ignored there
+// too; MCP reads the port from the environment).
+func mcpAlias(args []string) []string {
+	for i, a := range args {
+		if a == "--mcp" {
+			out := []string{"mcp"}
+			for j := 0; j < len(args); j++ {
+				b := args[j]
+				switch {
+				case j == i, b == "--no-open", b == "--demo", strings.HasPrefix(b, "--port="):
+				case b == "--port":
+					j++ // and its value
+				default:
+					out = append(out, b)
+				}
+			}
+			return out
+		}
+	}
+	return args
 }

@@ -18,6 +18,12 @@ const (
 	HeaderAgent          = "X-PMX-Agent"
 	HeaderIfRevision     = "X-PMX-If-Revision"
 	HeaderIdempotencyKey = "Idempotency-Key"
+	// HeaderSource names the calling surface's AX source label ("mcp",
+	// "cli", ...) when a surface forwards its calls over HTTP; AX records
+	// fall back to it instead of "api".
+	HeaderSource = "X-PMX-Source"
+	// HeaderError marks an error reply with its code.
+	HeaderError = "X-PMX-Error"
 	maxIdempotencyKeyLen = 255
 )
 
@@ -42,6 +48,9 @@ func (s *Server) envelope(c *fiber.Ctx, op *messages.Op) (*messages.Envelope, *m
 		return nil, err
 	}
 	env.Agent = c.Get(HeaderAgent)
+	if src := c.Get(HeaderSource); src != "" {
+		env.Source = src // AX handlers accept it only if it is a known label
+	}
 	if key := c.Get(HeaderIdempotencyKey); key != "" {
 		if len(key) > maxIdempotencyKeyLen {
 			return nil, messages.InvalidInput("Idempotency-Key is longer than %d characters", maxIdempotencyKeyLen)

@@ -313,5 +313,9 @@ func writeJSON(c *fiber.Ctx, status int, body any) error {
 }
 
 func writeError(c *fiber.Ctx, e *messages.Error) error {
+	// The header tells a remote invoker this body is an error, not a reply
+	// whose body happens to say ok:false (a gate read's 404, a refused
+	// interaction).
+	c.Set(HeaderError, string(e.Code))
 	return writeJSON(c, e.Status, e.Body())
 }

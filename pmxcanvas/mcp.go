@@ -1,0 +1,162 @@
+package pmxcanvas
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pmxcanvas/pmx-canvas/messages"
+	mcpapi "github.com/pmxcanvas/pmx-canvas/surfaces/mcp"
+	"github.com/pmxcanvas/pmx-canvas/surfaces/remote"
+)
+
+// MCPOptions configure an MCP stdio server.
+type MCPOptions struct {
+	// Workspace whose canvas to serve (default: the current directory).
+	Workspace string
+	// Port of the workspace's canvas server: an existing daemon there is
+	// used; otherwise one is started on it (falling back to the next free
+	// ports) so the browser can watch.
+	Port int
+	// URL of a daemon to use first (PMX_CANVAS_URL).
+	URL string
+	// Token for a daemon that requires one.
+	Token string
+	// Canvas is the default canvas for tools and resources (PMX_CANVAS_ID).
+	Canvas string
+	// Compact serves the 21-tool surface.
+	Compact bool
+	// NoHTTP hosts the actors without an HTTP server (tests).
+	NoHTTP bool
+	In     io.Reader
+	Out    io.Writer
+	Logger *slog.Logger
+}
+
+// ServeMCP serves MCP on In/Out until In closes or ctx ends. With a
+// same-workspace daemon reachable (URL, then 127.0.0.1 and localhost on
+// Port) it forwards every call to it over HTTP; otherwise it hosts the
+// canvas itself, serving HTTP too so humans and other clients share it.
+// Nothing but JSON-RPC is written to Out.
+func ServeMCP(ctx context.Context, o MCPOptions) error {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	ws := o.Workspace
+	if ws == "" {
+		ws = "."
+	}
+	ws, err := filepath.Abs(ws)
+	if err != nil {
+		return err
+	}
+	reg, err := mcpapi.NewRegistry()
+	if err != nil {
+		return err
+	}
+	var inv messages.Invoker
+	var streamer messages.Streamer
+	if client := findDaemon(ctx, o, ws); client != nil {
+		o.Logger.Info("MCP forwards to the canvas daemon", "url", client.Base)
+		inv, streamer = client, client
+	} else {
+		srv, err := startForMCP(o, ws)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = srv.Close(cctx)
+		}()
+		inv, streamer = srv.Invoker(), srv.Streamer()
+	}
+	canvas := o.Canvas
+	if canvas == "" {
+		canvas = messages.DefaultCanvas
+	}
+	s := mcpapi.NewServer(mcpapi.Options{
+		Caller:   &mcpapi.Caller{Registry: reg, Invoker: inv, DefaultCanvas: canvas},
+		Compact:  o.Compact,
+		Streamer: streamer,
+		Version:  messages.Version,
+		Logger:   o.Logger,
+	})
+	err = s.ServeStdio(ctx, o.In, o.Out)
+	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// findDaemon returns a client for a running same-workspace server, or nil.
+func findDaemon(ctx context.Context, o MCPOptions, ws string) *remote.Client {
+	var candidates []string
+	if o.URL != "" {
+		candidates = append(candidates, strings.TrimSuffix(o.URL, "/"))
+	}
+	if !o.NoHTTP {
+		port := strconv.Itoa(o.Port)
+		candidates = append(candidates, "http://127.0.0.1:"+port, "http://localhost:"+port)
+	}
+	for _, base := range candidates {
+		h, err := remote.Probe(ctx, base, 400*time.Millisecond)
+		if err != nil {
+			continue
+		}
+		if h.Workspace == "" || sameDir(h.Workspace, ws) {
+			return &remote.Client{Base: base, Token: o.Token}
+		}
+		o.Logger.Info("the server on this port serves another workspace; not using it", "url", base, "workspace", h.Workspace)
+	}
+	return nil
+}
+
+// startForMCP hosts the canvas in this process: HTTP on Port, or the next
+// free port among Port+1..Port+8, or any port.
+func startForMCP(o MCPOptions, ws string) (*Server, error) {
+	opts := Options{Workspace: ws, SeedDockedWidgets: true, Logger: o.Logger, NoHTTP: o.NoHTTP, Token: o.Token}
+	if o.NoHTTP {
+		return Start(opts)
+	}
+	ports := []int{o.Port}
+	for p := o.Port + 1; p <= o.Port+8; p++ {
+		ports = append(ports, p)
+	}
+	ports = append(ports, 0)
+	var lastErr error
+	for _, p := range ports {
+		opts.Port = p
+		srv, err := Start(opts)
+		if err == nil {
+			if p != o.Port {
+				o.Logger.Warn(fmt.Sprintf("preferred port %d was in use; started this canvas on %s instead. To share one canvas, run the daemon from this workspace or set PMX_CANVAS_URL / PMX_CANVAS_PORT to point at it.", o.Port, srv.URL()))
+			}
+			return srv, nil
+		}
+		lastErr = err
+		if !strings.Contains(err.Error(), "listen on") {
+			return nil, err // not a port problem (the store is locked, ...)
+		}
+	}
+	return nil, lastErr
+}
+
+func sameDir(a, b string) bool {
+	ra, err := filepath.EvalSymlinks(a)
+	if err != nil {
+		ra = filepath.Clean(a)
+	}
+	rb, err := filepath.EvalSymlinks(b)
+	if err != nil {
+		rb = filepath.Clean(b)
+	}
+	return ra == rb
+}
