@@ -16,9 +16,14 @@ build:
 	$(GO) build -o $(BIN)/pmx-bench ./cmd/pmx-bench
 
 ## test: the whole suite with the race detector (fuzz seeds included)
-test:
+test: tests/mcp-ts/node_modules
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	PMX_REQUIRE_TS=1 $(GO) test -race -count=1 ./...
+
+# The official TypeScript MCP SDK, for the interoperability test.
+tests/mcp-ts/node_modules: tests/mcp-ts/package.json tests/mcp-ts/package-lock.json
+	npm ci --prefix tests/mcp-ts --no-audit --no-fund
+	@touch $@
 
 ## lint: formatting and vet
 lint:

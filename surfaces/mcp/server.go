@@ -104,6 +104,9 @@ func inRegistrationOrder(_ context.Context, tools []mcp.Tool) []mcp.Tool {
 	return out
 }
 
+// MCP returns the underlying mcp-go server (in-process clients in tests).
+func (s *Server) MCP() *server.MCPServer { return s.mcp }
+
 // InputSchema is a tool's advertised JSON Schema: its fields in order, plus
 // the optional canvas selector every tool takes.
 func InputSchema(t *Tool) json.RawMessage {
