@@ -23,7 +23,7 @@ const (
 	// fall back to it instead of "api".
 	HeaderSource = "X-PMX-Source"
 	// HeaderError marks an error reply with its code.
-	HeaderError = "X-PMX-Error"
+	HeaderError          = "X-PMX-Error"
 	maxIdempotencyKeyLen = 255
 )
 
