@@ -36,13 +36,19 @@ func (c *Caller) Call(ctx context.Context, name string, args Args) *Result {
 	}
 	canvas := c.DefaultCanvas
 	if v, ok := args[CanvasArg]; ok {
+		// A string selects the canvas. The host-capability tools have a
+		// boolean field of the same name (the host can draw a canvas);
+		// there a boolean is that field.
 		s, isStr := v.(string)
-		if !isStr {
+		switch {
+		case isStr:
+			if s != "" {
+				canvas = s
+			}
+			args = without(args, CanvasArg)
+		case !hasField(t, CanvasArg):
 			return &Result{IsError: true, Text: fmt.Sprintf(
 				"MCP error -32602: Input validation error: Invalid arguments for tool %s: canvas: expected string, received %s", name, jsonType(v))}
-		}
-		if s != "" {
-			canvas = s
 		}
 	}
 	if canvas == "" {
@@ -187,4 +193,23 @@ func errorText(err error) string {
 		return me.Message
 	}
 	return err.Error()
+}
+
+func without(a Args, key string) Args {
+	out := make(Args, len(a))
+	for k, v := range a {
+		if k != key {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func hasField(t *Tool, name string) bool {
+	for _, f := range t.Fields {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
 }

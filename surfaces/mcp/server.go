@@ -118,7 +118,9 @@ func InputSchema(t *Tool) json.RawMessage {
 			required = append(required, f.Name)
 		}
 	}
-	props = append(props, KV{CanvasArg, Obj{{"type", "string"}, {"description", "Canvas id (default: main, or PMX_CANVAS_ID)."}}})
+	if _, own := props.Get(CanvasArg); !own {
+		props = append(props, KV{CanvasArg, Obj{{"type", "string"}, {"description", "Canvas id (default: main, or PMX_CANVAS_ID)."}}})
+	}
 	schema := Obj{{"$schema", schemaURI}, {"type", "object"}, {"properties", props}}
 	if len(required) > 0 {
 		schema = append(schema, KV{"required", required})
