@@ -258,4 +258,68 @@ func (s *mcpSession) stat(key string) float64 {
 	return v
 }
 
+// Parked awaits do not hold up other calls, and a cancelled request ends
+// its wait in the server at once.
+func TestMCPParkedAwaitsDoNotStarveOtherCalls(t *testing.T) {
+	s := startMCP(t, "", nil)
+	gate := s.okJSON("canvas_request_approval", map[string]any{"title": "hold"})["approvalGate"].(map[string]any)["id"].(string)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan string, 20)
+	for range 20 {
+		go func() {
+			text, _ := s.callCtx(ctx, "canvas_await_approval", map[string]any{"id": gate, "timeoutMs": 120000})
+			done <- text
+		}()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for s.stat("gateWaiters") != 20 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%v waiters parked, want 20\n%s", s.stat("gateWaiters"), s.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	start := time.Now()
+	q := s.okJSON("canvas_query", map[string]any{"action": "search", "query": "status"})
+	if el := time.Since(start); el > 5*time.Second {
+		t.Fatalf("canvas_query took %v behind 20 parked awaits", el)
+	}
+	if q["resultCount"] == nil {
+		t.Fatalf("query: %v", q)
+	}
+	// Cancelling the requests (notifications/cancelled) ends the waits.
+	cancel()
+	for range 20 {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("a cancelled await did not return")
+		}
+	}
+	deadline = time.Now().Add(10 * time.Second)
+	for s.stat("gateWaiters") != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%v waiters left after cancelling", s.stat("gateWaiters"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// And a resolve still releases a fresh await.
+	res := make(chan map[string]any, 1)
+	go func() {
+		res <- s.okJSON("canvas_await_approval", map[string]any{"id": gate, "timeoutMs": 60000})
+	}()
+	for s.stat("gateWaiters") != 1 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.okJSON("canvas_resolve_approval", map[string]any{"id": gate, "decision": "approved"})
+	select {
+	case r := <-res:
+		if r["pending"] != false || r["approvalGate"].(map[string]any)["status"] != "approved" {
+			t.Fatalf("released await: %v", r)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the resolve did not release the await")
+	}
+}
+
 var _ = fmt.Sprintf
