@@ -55,7 +55,9 @@ func ltRecords(desc string) Obj {
 // Field builders: strict (rejected), dropped and unchecked fields. A dropped
 // field shared by several composite actions keeps its type in the
 // composite (the reference's loose type for .catch fields is the typed one).
-func ltReq(name string, s Obj) Field { return Field{Name: name, Schema: s, Required: true, Check: Reject} }
+func ltReq(name string, s Obj) Field {
+	return Field{Name: name, Schema: s, Required: true, Check: Reject}
+}
 func ltOpt(name string, s Obj) Field { return Field{Name: name, Schema: s, Check: Reject} }
 func ltDrop(name string, s Obj) Field {
 	return Field{Name: name, Schema: s, Check: Drop, Loose: s}
