@@ -62,9 +62,6 @@ func ltOpt(name string, s Obj) Field { return Field{Name: name, Schema: s, Check
 func ltDrop(name string, s Obj) Field {
 	return Field{Name: name, Schema: s, Check: Drop, Loose: s}
 }
-func ltAccept(name string, desc string) Field {
-	return Field{Name: name, Schema: ltAny(desc), Check: Accept}
-}
 
 // ltTyped is a strict optional field that a composite advertises with the
 // same type when several of its actions share it (canvas_app).
