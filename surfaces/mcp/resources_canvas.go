@@ -480,7 +480,9 @@ func SkillResources() []*Resource {
 }
 
 // AllResources is resources/list: the fixed resources, then the skills.
-func AllResources() []*Resource { return append(append([]*Resource(nil), Resources()...), SkillResources()...) }
+func AllResources() []*Resource {
+	return append(append([]*Resource(nil), Resources()...), SkillResources()...)
+}
 
 // FindResource returns the resource with uri (fixed or skill).
 func FindResource(uri string) (*Resource, bool) {
