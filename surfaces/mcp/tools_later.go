@@ -1,0 +1,463 @@
+package mcpapi
+
+// Tools whose operations arrive with later issues: structured content
+// (json-render, charts, the schema document, spec validation), the headless
+// webview (status, start, stop, resize, evaluate, screenshot), apps (external
+// MCP apps, diagrams, web artifacts), HTML primitives and webpage refresh
+// (reference mcp.md §6 canvas_render / canvas_app / canvas_webview, §7.7,
+// §7.13–§7.15). Each is listed with its full reference field list, so
+// tools/list is complete, and answers isError "<tool>: not available yet".
+// When an operation lands, give its tool an Op (or Run) and drop Later.
+
+import "strings"
+
+// Later capabilities (what a tool waits for).
+const (
+	laterRichContent = "rich content (json-render, charts, schema)"
+	laterWebview     = "webview automation"
+	laterScreenshots = "screenshots"
+	laterApps        = "apps (external MCP apps, diagrams, web artifacts)"
+	laterPrimitives  = "HTML primitives"
+	laterWebpage     = "webpage fetch"
+)
+
+// laterNote ends the description of every tool that is not available yet,
+// so an agent reading tools/list does not waste a call on it.
+const laterNote = " Not available in this build yet."
+
+// Schema builders for this file (prefixed: the package's other tool files
+// have their own).
+
+func ltStr(desc string) Obj  { return Obj{{"type", "string"}, {"description", desc}} }
+func ltNum(desc string) Obj  { return Obj{{"type", "number"}, {"description", desc}} }
+func ltBool(desc string) Obj { return Obj{{"type", "boolean"}, {"description", desc}} }
+func ltAny(desc string) Obj  { return Obj{{"description", desc}} }
+
+func ltEnum(values []string, desc string) Obj {
+	return Obj{{"type", "string"}, {"enum", values}, {"description", desc}}
+}
+
+func ltStrings(desc string) Obj {
+	return Obj{{"type", "array"}, {"items", Obj{{"type", "string"}}}, {"description", desc}}
+}
+
+// ltRecordOf is a record<string, value> schema (value {} for any).
+func ltRecordOf(value Obj) Obj {
+	return Obj{{"type", "object"}, {"propertyNames", Obj{{"type", "string"}}}, {"additionalProperties", value}}
+}
+
+func ltRecord(desc string) Obj { return ltRecordOf(Obj{}).With("description", desc) }
+
+func ltRecords(desc string) Obj {
+	return Obj{{"type", "array"}, {"items", ltRecordOf(Obj{})}, {"description", desc}}
+}
+
+// Field builders: strict (rejected), dropped and unchecked fields. A dropped
+// field shared by several composite actions keeps its type in the
+// composite (the reference's loose type for .catch fields is the typed one).
+func ltReq(name string, s Obj) Field {
+	return Field{Name: name, Schema: s, Required: true, Check: Reject}
+}
+func ltOpt(name string, s Obj) Field { return Field{Name: name, Schema: s, Check: Reject} }
+func ltDrop(name string, s Obj) Field {
+	return Field{Name: name, Schema: s, Check: Drop, Loose: s}
+}
+
+// ltTyped is a strict optional field that a composite advertises with the
+// same type when several of its actions share it (canvas_app).
+func ltTyped(name string, s Obj) Field { return Field{Name: name, Schema: s, Check: Reject, Loose: s} }
+
+// chartKinds is the chart-kind help text shared by graphType fields.
+const chartKinds = "Chart kind: line, bar, pie, area, scatter, radar, stacked-bar (alias stack), composed (alias combo), sparkline, dot-plot (alias dot), bullet, slopegraph (alias slope)."
+
+// chartOptions are the chart fields canvas_add_graph_node and
+// canvas_validate_spec share (xKey … colorByDirection), in reference order.
+func chartOptions() []Field {
+	highlight := Obj{{"anyOf", []Obj{
+		{{"type", "number"}},
+		{{"type", "string"}, {"enum", []string{"max", "min"}}},
+		{{"type", "null"}},
+	}}, {"description", "Bar charts coloured by series: the accented bar — max (default), min, a 0-based index, or null for none."}}
+	return []Field{
+		ltDrop("xKey", ltStr("Row key for the x axis or category.")),
+		ltDrop("yKey", ltStr("Row key for the y value (composed charts fall back to barKey).")),
+		ltDrop("zKey", ltStr("Scatter only: row key for the bubble size.")),
+		ltDrop("nameKey", ltStr("Pie only: row key for slice names.")),
+		ltDrop("valueKey", ltStr("Value key for pie slices, sparklines, dot plots and the bullet measure.")),
+		ltDrop("axisKey", ltStr("Radar only: the category key.")),
+		ltDrop("metrics", ltStrings("Radar only: series keys drawn as polygons (default: the numeric non-axis columns).")),
+		ltDrop("series", ltStrings("Stacked bars only: segment keys (default: the numeric non-x columns).")),
+		ltDrop("barKey", ltStr("Composed only: the bar series key.")),
+		ltDrop("lineKey", ltStr("Composed only: the line series key.")),
+		ltDrop("aggregate", ltEnum([]string{"sum", "count", "avg"}, "Combine repeated x values (line, bar, area, stacked bars).")),
+		ltDrop("color", ltStr("Colour of a single series (line, bar, area, scatter).")),
+		ltDrop("colorBy", ltEnum([]string{"series", "category", "value", "none"}, "Bar charts: how bars are coloured; default series (one accented bar).")),
+		{Name: "highlight", Schema: highlight, Check: Drop, Loose: highlight},
+		ltDrop("barColor", ltStr("Composed only: bar colour.")),
+		ltDrop("lineColor", ltStr("Composed only: line colour.")),
+		ltDrop("labelKey", ltStr("Row label key for dot plots, bullets and slopegraphs.")),
+		ltDrop("targetKey", ltStr("Bullet only: per-row target value key.")),
+		ltDrop("rangesKey", ltStr("Bullet only: key of a number[] of qualitative band thresholds.")),
+		ltDrop("beforeKey", ltStr("Slopegraph: left-column value key.")),
+		ltDrop("afterKey", ltStr("Slopegraph: right-column value key.")),
+		ltDrop("beforeLabel", ltStr("Slopegraph: left column header.")),
+		ltDrop("afterLabel", ltStr("Slopegraph: right column header.")),
+		ltDrop("sort", ltEnum([]string{"asc", "desc", "none"}, "Dot-plot row order; default desc.")),
+		ltDrop("fill", ltBool("Sparkline: shade the area under the line.")),
+		ltDrop("showEndDot", ltBool("Sparkline: dot on the last point (default true).")),
+		ltDrop("showMinMax", ltBool("Sparkline: mark the minimum and maximum.")),
+		ltDrop("showValue", ltBool("Sparkline: print the last value inline.")),
+		ltDrop("colorByDirection", ltBool("Slopegraph: accent rising lines and mute falling ones (default off).")),
+	}
+}
+
+const strictSizeDesc = "Keep the given width/height; content that overflows scrolls instead of the frame growing to fit."
+
+func init() {
+	jsonRenderSpec := Obj{{"anyOf", []Obj{
+		{{"type", "object"}, {"properties", Obj{
+			{"root", Obj{{"type", "string"}}},
+			{"elements", ltRecordOf(Obj{})},
+			{"state", ltRecordOf(Obj{})},
+		}}, {"required", []string{"root", "elements"}}},
+		{{"type", "object"}, {"properties", Obj{
+			{"type", Obj{{"type", "string"}}},
+			{"props", ltRecordOf(Obj{})},
+			{"children", Obj{{"type", "array"}, {"items", Obj{{"type", "string"}}}}},
+		}}, {"required", []string{"type"}}},
+	}}, {"description", "type=json-render: a {root, elements, state?} document or one bare component {type, props?, children?}."}}
+
+	patches := Obj{{"type", "array"}, {"items", Obj{{"anyOf", []Obj{
+		{{"type", "string"}},
+		ltRecordOf(Obj{}),
+	}}}}, {"description", "Patches for this call: JSON-Patch objects {op, path, value} or raw JSONL patch lines."}}
+
+	transport := Obj{{"anyOf", []Obj{
+		{{"type", "object"}, {"properties", Obj{
+			{"type", Obj{{"type", "string"}, {"const", "stdio"}}},
+			{"command", Obj{{"type", "string"}}},
+			{"args", Obj{{"type", "array"}, {"items", Obj{{"type", "string"}}}}},
+			{"cwd", Obj{{"type", "string"}}},
+			{"env", ltRecordOf(Obj{{"type", "string"}})},
+		}}, {"required", []string{"type", "command"}}},
+		{{"type", "object"}, {"properties", Obj{
+			{"type", Obj{{"type", "string"}, {"const", "http"}}},
+			{"url", Obj{{"type", "string"}}},
+			{"headers", ltRecordOf(Obj{{"type", "string"}})},
+		}}, {"required", []string{"type", "url"}}},
+	}}, {"description", "How to reach the external server: {type:\"stdio\", command, args?, cwd?, env?} or Streamable HTTP {type:\"http\", url, headers?}."}}
+
+	elements := Obj{{"anyOf", []Obj{
+		{{"type", "string"}},
+		{{"type", "array"}, {"items", ltRecordOf(Obj{})}},
+	}}, {"description", "Excalidraw elements: an array of element objects, or that array as a JSON string."}}
+
+	graphFields := []Field{
+		ltDrop("title", ltStr("Chart title (trimmed; default \"Graph\").")),
+		ltReq("graphType", ltStr(chartKinds)),
+		ltReq("data", ltRecords("The dataset: an array of row objects.")),
+	}
+	graphFields = append(graphFields, chartOptions()...)
+	graphFields = append(graphFields,
+		ltDrop("height", ltNum("Height of the plot itself, not of the node frame.")),
+		ltDrop("showLegend", ltBool("Show a legend where the chart kind has one.")),
+		ltDrop("showLabels", ltBool("Show direct labels such as pie slice labels (default true).")),
+		ltDrop("x", ltNum("World x; auto-placed when absent.")),
+		ltDrop("y", ltNum("World y; auto-placed when absent.")),
+		ltDrop("width", ltNum("Frame width (positive).")),
+		ltDrop("nodeHeight", ltNum("Frame height; wins over heightPx.")),
+		ltDrop("heightPx", ltNum("Frame height alias (the SDK's name for nodeHeight).")),
+		ltDrop("strictSize", ltBool(strictSizeDesc)),
+	)
+
+	validateFields := []Field{
+		ltReq("type", ltEnum([]string{"json-render", "graph", "html-primitive"}, "Which payload family to check.")),
+		ltOpt("spec", jsonRenderSpec),
+		ltOpt("kind", ltStr("type=html-primitive: the primitive kind (must be a known kind).")),
+		ltOpt("primitive", ltStr("Same as kind.")),
+		ltOpt("primitiveData", ltRecord("type=html-primitive: the primitive's data object.")),
+		ltOpt("data", ltRecords("type=graph: the dataset rows (absent: an empty dataset).")),
+		ltDrop("title", ltStr("Chart or primitive title.")),
+		ltDrop("graphType", ltStr(chartKinds)),
+	}
+	validateFields = append(validateFields, chartOptions()...)
+	validateFields = append(validateFields, ltDrop("height", ltNum("Plot height of the chart.")))
+
+	define(
+		// Structured content (§7.7).
+		&Tool{
+			Name: "canvas_add_json_render_node",
+			Description: "Create a json-render UI panel from a complete spec ({root, elements, state?}) or a single bare component; " +
+				"the spec is validated and normalised before the node is placed. Returns the node, its viewer URL and the normalised spec.",
+			Fields: []Field{
+				ltDrop("title", ltStr("Node title; taken from the root element when absent.")),
+				{Name: "spec", Schema: ltAny("The json-render document {root, elements, state?}, or one bare component with a type."), Required: true, Check: Accept},
+				ltDrop("x", ltNum("World x; auto-placed when absent.")),
+				ltDrop("y", ltNum("World y; auto-placed when absent.")),
+				ltDrop("width", ltNum("Frame width (default 840).")),
+				ltDrop("height", ltNum("Frame height (default 620).")),
+				ltDrop("strictSize", ltBool(strictSizeDesc)),
+			},
+			Later: laterRichContent,
+		},
+		&Tool{
+			Name: "canvas_stream_json_render_node",
+			Description: "Build a json-render panel progressively. Without nodeId a new streaming node is created; with nodeId the patches " +
+				"extend that node. Send JSON-Patch objects or JSONL patch lines in patches; malformed ones are counted as skipped. " +
+				"Pass done:true on the last call to close the stream. Returns applied/skipped counts, the spec version, the element count " +
+				"and the stream status (open or closed).",
+			Fields: []Field{
+				ltDrop("nodeId", ltStr("Streaming node to extend; absent: create one.")),
+				ltDrop("title", ltStr("Title used when the node is created.")),
+				ltOpt("patches", patches),
+				ltDrop("done", ltBool("true closes the stream.")),
+				ltDrop("x", ltNum("World x; auto-placed when absent.")),
+				ltDrop("y", ltNum("World y; auto-placed when absent.")),
+				ltDrop("width", ltNum("Frame width when the node is created.")),
+				ltDrop("nodeHeight", ltNum("Frame height when the node is created.")),
+				ltDrop("strictSize", ltBool(strictSizeDesc)),
+			},
+			Later: laterRichContent,
+		},
+		&Tool{
+			Name: "canvas_add_graph_node",
+			Description: "Create a chart node from rows of data: line, bar, pie, area, scatter, radar, stacked-bar, composed, sparkline, " +
+				"dot-plot, bullet or slopegraph. Name the keys the chart reads (xKey/yKey, nameKey/valueKey, ...). height is the plot, " +
+				"nodeHeight the frame. Returns the node and the generated json-render spec.",
+			Fields: graphFields,
+			Later:  laterRichContent,
+		},
+		&Tool{
+			Name: "canvas_describe_schema",
+			Description: "Read the running server's create schemas: node types with their fields and examples, the json-render " +
+				"component catalog, chart kinds, HTML primitives and which tool creates which node type (same document as canvas://schema).",
+			Later: laterRichContent,
+		},
+		&Tool{
+			Name: "canvas_validate_spec",
+			Description: "Check a json-render spec, a chart payload or an HTML primitive without creating anything. Returns the " +
+				"normalised result and a summary, or the validation error.",
+			Fields: validateFields,
+			Later:  laterRichContent,
+		},
+
+		// WebView automation (§7.13).
+		&Tool{
+			Name:        "canvas_webview_status",
+			Description: "Report the headless automation browser: whether it is supported and running, its backend, viewport, URL, start time and last error.",
+			Later:       laterWebview,
+		},
+		&Tool{
+			Name: "canvas_webview_start",
+			Description: "Start the headless automation browser on the workbench (replacing a running session). " +
+				"Returns the session status.",
+			Fields: []Field{
+				ltOpt("backend", ltEnum([]string{"chrome", "webkit"}, "Browser engine (default chrome; webkit on macOS).")),
+				ltOpt("width", ltNum("Viewport width (default 1280).")),
+				ltOpt("height", ltNum("Viewport height (default 800).")),
+				ltOpt("chromePath", ltStr("Chrome or Chromium binary to use.")),
+				ltOpt("chromeArgv", ltStrings("Extra browser command-line flags.")),
+				ltOpt("dataStoreDir", ltStr("Persistent profile directory; must resolve inside the workspace.")),
+			},
+			Later: laterWebview,
+		},
+		&Tool{
+			Name:        "canvas_webview_stop",
+			Description: "Stop the automation browser session. Returns whether one was running and the final status.",
+			Later:       laterWebview,
+		},
+		&Tool{
+			Name:        "canvas_resize",
+			Description: "Resize the automation browser's viewport (both sides positive). Requires a running session.",
+			Fields: []Field{
+				ltReq("width", ltNum("Viewport width in pixels (> 0).")),
+				ltReq("height", ltNum("Viewport height in pixels (> 0).")),
+			},
+			Later: laterWebview,
+		},
+		&Tool{
+			Name: "canvas_evaluate",
+			Description: "Run JavaScript in the automation page and return {value}. Pass exactly one of expression (a single expression) " +
+				"or script (a function body whose awaited return value is reported). Requires a running session.",
+			Fields: []Field{
+				ltOpt("expression", ltStr("One JavaScript expression.")),
+				ltOpt("script", ltStr("Several statements, run as an async function body; its return value is reported.")),
+			},
+			Later: laterWebview,
+		},
+
+		// Apps (§7.14).
+		&Tool{
+			Name: "canvas_open_mcp_app",
+			Description: "Call a tool on an external MCP server (stdio or Streamable HTTP) and show the ui:// app it returns in an " +
+				"mcp-app node, or refresh an existing app node in place with nodeId. Returns the node id, tool call id, session id " +
+				"and resource URI.",
+			Fields: []Field{
+				ltReq("toolName", ltStr("Tool to call on the external server.")),
+				ltOpt("serverName", ltStr("Display name of the external server.")),
+				ltOpt("toolArguments", ltRecord("Arguments passed to the external tool.")),
+				ltTyped("nodeId", ltStr("Existing app node to refresh in place; absent: a new node.")),
+				ltTyped("title", ltStr("Node title override.")),
+				ltTyped("x", ltNum("World x; auto-placed when absent.")),
+				ltTyped("y", ltNum("World y; auto-placed when absent.")),
+				ltTyped("width", ltNum("Frame width (default 720).")),
+				ltTyped("height", ltNum("Frame height (default 500).")),
+				ltTyped("timeoutMs", ltNum("Request timeout for the external server, in milliseconds.")),
+				ltReq("transport", transport),
+			},
+			Later: laterApps,
+		},
+		&Tool{
+			Name: "canvas_add_diagram",
+			Description: "Show an Excalidraw diagram on the canvas from a list of elements, through the hosted Excalidraw app; " +
+				"nodeId updates an existing diagram in place. Returns the same shape as canvas_open_mcp_app.",
+			Fields: []Field{
+				ltReq("elements", elements),
+				ltOpt("nodeId", ltStr("Existing diagram node to update in place.")),
+				ltOpt("title", ltStr("Node title override.")),
+				ltOpt("x", ltNum("World x; auto-placed when absent.")),
+				ltOpt("y", ltNum("World y; auto-placed when absent.")),
+				ltOpt("width", ltNum("Frame width (default 720).")),
+				ltOpt("height", ltNum("Frame height (default 500).")),
+				ltOpt("timeoutMs", ltNum("Request timeout for the hosted app (cold starts can be slow), in milliseconds.")),
+			},
+			Later: laterApps,
+		},
+		&Tool{
+			Name: "canvas_build_web_artifact",
+			Description: "Bundle a small React + Tailwind project (App.tsx plus optional CSS, entry, HTML, extra files and npm deps) into " +
+				"one self-contained HTML file inside the workspace, and by default open it as a canvas node. The first build in a " +
+				"workspace can take minutes. Returns the output path, size, timings and the node id when one was opened.",
+			Fields: []Field{
+				ltReq("title", ltStr("Artifact title; also names the default paths.")),
+				ltReq("appTsx", ltStr("Contents of src/App.tsx.")),
+				ltOpt("indexCss", ltStr("Contents of src/index.css.")),
+				ltOpt("mainTsx", ltStr("Contents of src/main.tsx.")),
+				ltOpt("indexHtml", ltStr("Contents of index.html.")),
+				ltOpt("files", ltRecordOf(Obj{{"type", "string"}}).With("description", "Extra project files: relative path → contents.")),
+				ltOpt("deps", ltStrings("npm packages to install before bundling.")),
+				ltOpt("projectPath", ltStr("Project directory, relative to the workspace and inside it.")),
+				ltOpt("outputPath", ltStr("Output HTML file, relative to the workspace and inside it.")),
+				ltOpt("openInCanvas", ltBool("Open the artifact as a canvas node (default true).")),
+				ltOpt("includeLogs", ltBool("Add the build's stdout and stderr to the result (default false).")),
+				ltOpt("initScriptPath", ltStr("Override of the project init script (tests; must be inside the workspace).")),
+				ltOpt("bundleScriptPath", ltStr("Override of the bundle script (tests; must be inside the workspace).")),
+				ltOpt("timeoutMs", ltNum("Timeout of the init and bundle commands, in milliseconds.")),
+			},
+			Later: laterApps,
+		},
+
+		// Composites (§6).
+		&Tool{
+			Name: "canvas_render",
+			Description: "Structured content in one tool. describe-schema returns the create schemas and catalogs; validate dry-runs a " +
+				"json-render spec, chart payload or HTML primitive (type picks which); add-json-render creates a panel from a full spec; " +
+				"stream-json-render creates or extends a panel from JSON-Patch chunks (nodeId, patches, done); add-graph creates a chart " +
+				"(graphType, data and the key fields). For charts height is the plot and nodeHeight the frame.",
+			Discriminators: []Discriminator{{Name: "action",
+				Values:      []string{"describe-schema", "validate", "add-json-render", "stream-json-render", "add-graph"},
+				Description: "Operation to perform: describe-schema | validate | add-json-render | stream-json-render | add-graph."}},
+			Actions: []Action{
+				{Name: "describe-schema", Tool: "canvas_describe_schema"},
+				{Name: "validate", Tool: "canvas_validate_spec"},
+				{Name: "add-json-render", Tool: "canvas_add_json_render_node"},
+				{Name: "stream-json-render", Tool: "canvas_stream_json_render_node"},
+				{Name: "add-graph", Tool: "canvas_add_graph_node"},
+			},
+			Later: laterRichContent,
+		},
+		&Tool{
+			Name: "canvas_app",
+			Description: "Put an app on the canvas. open-mcp-app calls a tool on an external MCP server (toolName, transport) and shows " +
+				"its ui:// app; diagram opens the hosted Excalidraw app with elements; build-artifact bundles React/Tailwind sources " +
+				"(title, appTsx, ...) into one HTML file and opens it. nodeId refreshes an existing app or diagram node in place. " +
+				"Builds can take minutes on a cold workspace.",
+			Discriminators: []Discriminator{{Name: "action",
+				Values:      []string{"open-mcp-app", "diagram", "build-artifact"},
+				Description: "Operation to perform: open-mcp-app | diagram | build-artifact."}},
+			Actions: []Action{
+				{Name: "open-mcp-app", Tool: "canvas_open_mcp_app"},
+				{Name: "diagram", Tool: "canvas_add_diagram"},
+				{Name: "build-artifact", Tool: "canvas_build_web_artifact"},
+			},
+			Later: laterApps,
+		},
+		&Tool{
+			Name: "canvas_webview",
+			Description: "Drive the headless automation browser that shows the workbench. status reads the session; start opens it " +
+				"(backend, width, height, chromePath, chromeArgv, dataStoreDir); stop closes it; resize sets the viewport (positive " +
+				"width and height); evaluate runs JavaScript (exactly one of expression or script) and returns {value}. " +
+				"Screenshots are a separate tool, canvas_screenshot.",
+			Discriminators: []Discriminator{{Name: "action",
+				Values:      []string{"status", "start", "stop", "resize", "evaluate"},
+				Description: "Operation to perform: status | start | stop | resize | evaluate."}},
+			Actions: []Action{
+				{Name: "status", Tool: "canvas_webview_status"},
+				{Name: "start", Tool: "canvas_webview_start"},
+				{Name: "stop", Tool: "canvas_webview_stop"},
+				{Name: "resize", Tool: "canvas_resize"},
+				{Name: "evaluate", Tool: "canvas_evaluate"},
+			},
+			Later: laterWebview,
+		},
+
+		// Hand-written tools (§7.13, §7.15).
+		&Tool{
+			Name: "canvas_add_html_primitive",
+			Description: `Deprecated: use canvas_node with action "add", type:"html", primitive:"<kind>" (and data). ` +
+				"Generate one of the 19 HTML communication primitives (choice-grid, plan-timeline, review-sheet, pr-writeup, " +
+				"system-map, code-walkthrough, design-sheet, component-gallery, interaction-prototype, flowchart, deck, presentation, " +
+				"illustration-set, explainer, incident-report, status-report, triage-board, config-editor, prompt-tuner) from a data " +
+				"object and place it as a sandboxed html node. Data shapes are in canvas_describe_schema → htmlPrimitives. Returns the " +
+				"created node plus {kind, title, htmlBytes} of the primitive.",
+			Fields: []Field{
+				ltReq("kind", ltStr("Primitive kind; one of the 19 known kinds.")),
+				ltOpt("title", ltStr("Node title (default: the primitive's own title).")),
+				ltOpt("data", ltRecord("Kind-specific payload (see htmlPrimitives in the schema). presentation also takes theme canvas|midnight|paper|aurora or a colour object.")),
+				ltOpt("x", ltNum("World x; auto-placed when absent.")),
+				ltOpt("y", ltNum("World y; auto-placed when absent.")),
+				ltOpt("width", ltNum("Frame width (default depends on the kind).")),
+				ltOpt("height", ltNum("Frame height (default depends on the kind).")),
+				ltOpt("strictSize", ltBool("Only true is passed on: keep the given size and scroll overflowing content.")),
+				ltOpt("full", ltBool("true returns the full node payload instead of the compact one.")),
+				ltOpt("verbose", ltBool("Same as full:true.")),
+			},
+			Later: laterPrimitives,
+		},
+		&Tool{
+			Name: "canvas_refresh_webpage_node",
+			Description: `Deprecated: use canvas_node with action "update" and refresh:true. ` +
+				"Fetch a webpage node's URL again (optionally replacing the URL first) and update its stored snapshot.",
+			Fields: []Field{
+				ltReq("id", ltStr("The webpage node.")),
+				ltOpt("url", ltStr("New URL to store before fetching.")),
+			},
+			Later: laterWebpage,
+		},
+		&Tool{
+			Name: "canvas_screenshot",
+			Description: "Capture the automation browser's page as an image (PNG unless another format is asked for). Returns the " +
+				"image followed by {bytes, backend, width, height, mimeType}. Requires a running webview session.",
+			Fields: []Field{
+				ltOpt("format", ltEnum([]string{"png", "jpeg", "webp"}, "Image format; the MIME type follows it (png when absent).")),
+				ltOpt("quality", ltNum("Quality for jpeg and webp.")),
+			},
+			Later: laterScreenshots,
+		},
+	)
+	for _, name := range laterTools {
+		t := definitions[name]
+		if t.Later != "" && !strings.HasSuffix(t.Description, laterNote) {
+			t.Description += laterNote
+		}
+	}
+}
+
+// laterTools are the tools defined in this file.
+var laterTools = []string{
+	"canvas_add_json_render_node", "canvas_stream_json_render_node", "canvas_add_graph_node",
+	"canvas_describe_schema", "canvas_validate_spec", "canvas_webview_status", "canvas_webview_start",
+	"canvas_webview_stop", "canvas_resize", "canvas_evaluate", "canvas_open_mcp_app", "canvas_add_diagram",
+	"canvas_build_web_artifact", "canvas_render", "canvas_app", "canvas_webview", "canvas_add_html_primitive",
+	"canvas_refresh_webpage_node", "canvas_screenshot",
+}
