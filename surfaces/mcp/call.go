@@ -71,6 +71,9 @@ func (c *Caller) run(ctx context.Context, t *Tool, canvas string, args Args) (*R
 		if err != nil {
 			return nil, err
 		}
+		if member.Later != "" {
+			return nil, Errorf("%s: not available yet", t.Name)
+		}
 		return c.runLegacy(ctx, member, canvas, margs)
 	}
 	return c.runLegacy(ctx, t, canvas, valid)
@@ -148,6 +151,9 @@ func (c *Caller) runLegacy(ctx context.Context, t *Tool, canvas string, args Arg
 // Invoke runs one catalog operation with input on the call's canvas and
 // returns the reply as JSON.
 func (c *Call) Invoke(op string, input Args) (*Reply, error) {
+	if input == nil {
+		input = Args{}
+	}
 	raw, err := marshal(input)
 	if err != nil {
 		return nil, err

@@ -82,7 +82,7 @@ func NewServer(opts Options) *Server {
 	for _, t := range opts.Caller.Registry.Tools(opts.Compact) {
 		s.mcp.AddTool(mcp.NewToolWithRawSchema(t.Name, t.Description, InputSchema(t)), s.toolHandler(t.Name))
 	}
-	for _, r := range Resources() {
+	for _, r := range AllResources() {
 		s.mcp.AddResource(mcp.NewResource(r.URI, r.Name, mcp.WithResourceDescription(r.Description), mcp.WithMIMEType(r.MimeType)),
 			s.resourceHandler(r))
 	}
