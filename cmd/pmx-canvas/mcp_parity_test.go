@@ -1,0 +1,202 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	mcpapi "github.com/pmxcanvas/pmx-canvas/surfaces/mcp"
+)
+
+// The whole tool list runs through an MCP server hosting the canvas itself
+// (local) and one forwarding to a daemon over HTTP (remote); every result
+// must be the same text, up to ids, timestamps and session ids.
+
+// paritySteps are tool calls; "$node1", "$appr2", ... in the arguments stand
+// for the ids the earlier results produced, in order of appearance.
+var paritySteps = []struct{ tool, args string }{
+	{"canvas_add_node", `{"type":"markdown","title":"Parity A","content":"alpha"}`},
+	{"canvas_add_node", `{"type":"markdown","title":"Parity B","x":900,"y":100,"full":true}`},
+	{"canvas_get_node", `{"id":"$node1"}`},
+	{"canvas_update_node", `{"id":"$node1","title":"Parity A2"}`},
+	{"canvas_get_layout", `{}`},
+	{"canvas_add_edge", `{"from":"$node1","to":"$node2","type":"flow","label":"goes"}`},
+	{"canvas_remove_edge", `{"id":"$edge1"}`},
+	{"canvas_arrange", `{"layout":"grid"}`},
+	{"canvas_focus_node", `{"id":"$node1"}`},
+	{"canvas_fit_view", `{}`},
+	{"canvas_create_group", `{"title":"G","childIds":["$node1"]}`},
+	{"canvas_group_nodes", `{"groupId":"$group1","childIds":["$node2"]}`},
+	{"canvas_ungroup", `{"groupId":"$group1"}`},
+	{"canvas_pin_nodes", `{"nodeIds":["$node1"]}`},
+	{"canvas_search", `{"query":"Parity"}`},
+	{"canvas_undo", `{}`},
+	{"canvas_redo", `{}`},
+	{"canvas_validate", `{}`},
+	{"canvas_remove_annotation", `{"id":"ann-nope"}`},
+	{"canvas_snapshot", `{"name":"s1"}`},
+	{"canvas_list_snapshots", `{}`},
+	{"canvas_diff", `{"snapshot":"s1"}`},
+	{"canvas_restore", `{"id":"s1"}`},
+	{"canvas_gc_snapshots", `{"keep":5,"dryRun":true}`},
+	{"canvas_snapshot", `{"action":"list"}`},
+	{"canvas_delete_snapshot", `{"id":"s1"}`},
+	{"canvas_add_json_render_node", `{"spec":{"root":"r","elements":{}}}`},
+	{"canvas_stream_json_render_node", `{"patches":[]}`},
+	{"canvas_add_graph_node", `{"graphType":"bar","data":[{"a":1}]}`},
+	{"canvas_describe_schema", `{}`},
+	{"canvas_validate_spec", `{"type":"graph"}`},
+	{"canvas_get_ax", `{"includeContext":false}`},
+	{"canvas_set_ax_focus", `{"nodeIds":["$node1"]}`},
+	{"canvas_set_ax_policy", `{"tools":{"excluded":["pmx.plan"]}}`},
+	{"canvas_report_host_capability", `{"host":"codex","canvas":true}`},
+	{"canvas_add_work_item", `{"title":"Wire auth","nodeIds":["$node1"]}`},
+	{"canvas_update_work_item", `{"id":"$work1","status":"done"}`},
+	{"canvas_add_review_annotation", `{"body":"check","nodeId":"$node1"}`},
+	{"canvas_request_approval", `{"title":"Deploy"}`},
+	{"canvas_resolve_approval", `{"id":"$appr1","decision":"approved"}`},
+	{"canvas_request_elicitation", `{"prompt":"Which DB?"}`},
+	{"canvas_respond_elicitation", `{"id":"$elic1","response":{"db":"pg"}}`},
+	{"canvas_request_mode", `{"mode":"plan"}`},
+	{"canvas_resolve_mode", `{"id":"$mode1","decision":"rejected"}`},
+	{"canvas_record_ax_event", `{"kind":"tool-start","summary":"npm test"}`},
+	{"canvas_add_evidence", `{"kind":"logs","title":"out"}`},
+	{"canvas_send_steering", `{"message":"look here","source":"browser"}`},
+	{"canvas_get_ax_timeline", `{"limit":5}`},
+	{"canvas_claim_ax_delivery", `{"consumer":"mcp"}`},
+	{"canvas_mark_ax_delivery", `{"id":"$steer1"}`},
+	{"canvas_invoke_command", `{"name":"pmx.review"}`},
+	{"canvas_invoke_command", `{"name":"pmx.plan"}`},
+	{"canvas_await_approval", `{"id":"$appr1","timeoutMs":1000}`},
+	{"canvas_await_elicitation", `{"id":"$elic1"}`},
+	{"canvas_await_mode", `{"id":"mode-nope","timeoutMs":0}`},
+	{"canvas_batch", `{"operations":[{"op":"node.add","assign":"n","args":{"type":"markdown","title":"B1"}},{"op":"edge.add","args":{"from":"$n","to":"$node1","type":"flow"}}]}`},
+	{"canvas_webview_status", `{}`},
+	{"canvas_webview_start", `{}`},
+	{"canvas_webview_stop", `{}`},
+	{"canvas_resize", `{"width":800,"height":600}`},
+	{"canvas_evaluate", `{"expression":"1+1"}`},
+	{"canvas_open_mcp_app", `{"toolName":"t","transport":{"type":"http","url":"http://127.0.0.1:1"}}`},
+	{"canvas_add_diagram", `{"elements":[]}`},
+	{"canvas_build_web_artifact", `{"title":"A","appTsx":"x"}`},
+	{"canvas_node", `{"action":"get","id":"$node2"}`},
+	{"canvas_node", `{"action":"add","type":"status","title":"S"}`},
+	{"canvas_render", `{"action":"describe-schema"}`},
+	{"canvas_edge", `{"action":"add","from":"$node1","to":"$node2","type":"depends-on"}`},
+	{"canvas_group", `{"action":"create","title":"G2"}`},
+	{"canvas_history", `{"action":"undo"}`},
+	{"canvas_view", `{"action":"fit"}`},
+	{"canvas_query", `{"action":"layout"}`},
+	{"canvas_query", `{"action":"search","query":"Parity"}`},
+	{"canvas_app", `{"action":"diagram","elements":[]}`},
+	{"canvas_webview", `{"action":"status"}`},
+	{"canvas_ax_state", `{"action":"get","includeContext":true}`},
+	{"canvas_ax_work", `{"action":"add","title":"From composite"}`},
+	{"canvas_ax_gate", `{"kind":"approval","action":"request","title":"Gate","approvalAction":"db.drop"}`},
+	{"canvas_ax_gate", `{"kind":"approval","action":"await","id":"$appr2","timeoutMs":50}`},
+	{"canvas_ax_timeline", `{"action":"read","limit":3}`},
+	{"canvas_ax_delivery", `{"action":"claim"}`},
+	{"canvas_add_html_node", `{"html":"<p>hello</p>","title":"H"}`},
+	{"canvas_add_html_primitive", `{"kind":"choice-grid"}`},
+	{"canvas_refresh_webpage_node", `{"id":"$node1"}`},
+	{"canvas_ax_interaction", `{"type":"ax.work.create","sourceNodeId":"status-main","payload":{"title":"Fix build"}}`},
+	{"canvas_ax_interaction", `{"type":"ax.steer","sourceNodeId":"$node1","payload":{"message":"x"}}`},
+	{"canvas_ingest_activity", `{"kind":"error","title":"tsc failed","summary":"TS2345","nodeIds":["$node1"]}`},
+	{"canvas_screenshot", `{}`},
+	{"canvas_remove_node", `{"id":"$node2"}`},
+	{"canvas_clear", `{}`},
+	{"canvas_get_layout", `{"full":true}`},
+}
+
+var (
+	parityID        = regexp.MustCompile(`\b(node|group|edge|work|appr|elic|mode|rev|evt|evd|steer|snap|mut|ann|ui|graph)-[a-z0-9]{4,}(?:-[a-z0-9]{2,})?\b`)
+	parityTimestamp = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z`)
+	parityClock     = regexp.MustCompile(`\[\d\d:\d\d:\d\d\]`)
+	paritySession   = regexp.MustCompile(`pmx-[a-z0-9]{6,}`)
+)
+
+// paritySession remembers one session's ids by order of appearance.
+type parityIDs struct {
+	byID   map[string]string // id -> $prefixN
+	byName map[string]string // $prefixN -> id
+	count  map[string]int
+}
+
+func newParityIDs() *parityIDs {
+	return &parityIDs{byID: map[string]string{}, byName: map[string]string{}, count: map[string]int{}}
+}
+
+// normalize replaces ids (learning new ones), timestamps, clock times and
+// session ids with stable placeholders.
+func (p *parityIDs) normalize(text string) string {
+	text = parityID.ReplaceAllStringFunc(text, func(id string) string {
+		if name, ok := p.byID[id]; ok {
+			return name
+		}
+		prefix := id[:strings.Index(id, "-")]
+		p.count[prefix]++
+		name := fmt.Sprintf("$%s%d", prefix, p.count[prefix])
+		p.byID[id], p.byName[name] = name, id
+		return name
+	})
+	text = parityTimestamp.ReplaceAllString(text, "<time>")
+	text = parityClock.ReplaceAllString(text, "[hh:mm:ss]")
+	return paritySession.ReplaceAllString(text, "<session>")
+}
+
+// args substitutes this session's ids for the placeholders.
+func (p *parityIDs) args(template string) string {
+	names := make([]string, 0, len(p.byName))
+	for n := range p.byName {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) }) // $node10 before $node1
+	for _, n := range names {
+		template = strings.ReplaceAll(template, n, p.byName[n])
+	}
+	return template
+}
+
+func TestMCPLocalAndRemoteAgree(t *testing.T) {
+	wsRemote := t.TempDir()
+	daemon := startServer(t, wsRemote)
+	remote := startMCP(t, wsRemote, []string{"PMX_CANVAS_URL=" + daemon.url})
+	local := startMCP(t, "", nil)
+	if !strings.Contains(remote.stderr.String(), "forwards to the canvas daemon") {
+		t.Fatalf("the remote session is not forwarding:\n%s", remote.stderr.String())
+	}
+
+	used := map[string]bool{}
+	ids := map[*mcpSession]*parityIDs{remote: newParityIDs(), local: newParityIDs()}
+	for i, step := range paritySteps {
+		used[step.tool] = true
+		var texts [2]string
+		var errs [2]bool
+		for j, s := range []*mcpSession{local, remote} {
+			var args map[string]any
+			if err := jsonUnmarshal(ids[s].args(step.args), &args); err != nil {
+				t.Fatalf("step %d args: %v", i, err)
+			}
+			text, isErr := s.call(step.tool, args)
+			texts[j], errs[j] = ids[s].normalize(text), isErr
+		}
+		if texts[0] != texts[1] || errs[0] != errs[1] {
+			t.Fatalf("step %d %s %s: local and remote differ\nlocal  (isError=%v): %s\nremote (isError=%v): %s",
+				i, step.tool, step.args, errs[0], texts[0], errs[1], texts[1])
+		}
+	}
+	var missing []string
+	for _, name := range mcpapi.ToolOrder {
+		if !used[name] {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		t.Fatalf("tools not covered by the parity run: %v", missing)
+	}
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
