@@ -2,6 +2,7 @@ package mcpapi
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
@@ -68,7 +69,7 @@ func runBatch(c *Call, a Args) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, KV{"results", cvBatchResults(results, full)}, KV{"refs", cvBatchRefs(refs, full)})
+		out = append(out, KV{"results", cvBatchResults(results, full)}, KV{"refs", cvBatchRefs(refs, ops, full)})
 		text, err := Pretty(out)
 		return &Result{Text: text, IsError: true}, err
 	}
@@ -77,7 +78,7 @@ func runBatch(c *Call, a Args) (*Result, error) {
 		return nil, err
 	}
 	out := Obj{{"ok", cvGet(body, "ok")}, {"results", cvBatchResults(cvGet(body, "results"), full)},
-		{"refs", cvBatchRefs(cvGet(body, "refs"), full)}}
+		{"refs", cvBatchRefs(cvGet(body, "refs"), ops, full)}}
 	if rev, ok := body.Get("revision"); ok {
 		out = append(out, KV{"revision", rev})
 	}
@@ -96,10 +97,20 @@ func cvBatchResults(v any, full bool) []any {
 	return out
 }
 
-func cvBatchRefs(v any, full bool) Obj {
-	out := Obj{}
+// cvBatchRefs renders the refs in the order their names were first
+// assigned (our batch renders them sorted).
+func cvBatchRefs(v any, ops []any, full bool) Obj {
 	refs, _ := v.(Obj)
-	for _, kv := range refs {
+	var names []string
+	seen := map[string]bool{}
+	for _, e := range ops {
+		if name, ok := e.(map[string]any)["assign"].(string); ok && !seen[strings.TrimSpace(name)] {
+			seen[strings.TrimSpace(name)] = true
+			names = append(names, strings.TrimSpace(name))
+		}
+	}
+	out := Obj{}
+	for _, kv := range cvReorder(refs, names...) {
 		out = append(out, KV{kv.K, cvBatchValue(kv.V, full)})
 	}
 	return out

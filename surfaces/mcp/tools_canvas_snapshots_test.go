@@ -144,6 +144,13 @@ func TestBatch(t *testing.T) {
 	eq(t, "pin result", results[3], map[string]any{"ok": true, "count": 1.0, "nodeIds": []any{nodeA["id"]}})
 	eq(t, "pin keys", keysOf(t, string(raw.Results[3])), []string{"ok", "count", "nodeIds"})
 	eq(t, "arrange keys", keysOf(t, string(raw.Results[4])), []string{"ok", "arranged", "layout"})
+	eq(t, "refs in assignment order", rawKeys(t, text, "refs"), []string{"a", "b", "e"})
+	reordered := h.text("canvas_batch", `{"operations":[
+		{"op":"node.add","assign":"z","args":{"type":"markdown","title":"Z"}},
+		{"op":"node.add","assign":"m","args":{"type":"markdown","title":"M"}},
+		{"op":"node.update","assign":"z","args":{"id":"$z","title":"Z2"}}]}`)
+	eq(t, "refs keep first assignment order", rawKeys(t, reordered, "refs"), []string{"z", "m"})
+	eq(t, "reassigned ref holds the last result", decode(t, reordered)["refs"].(map[string]any)["z"].(map[string]any)["title"], "Z2")
 	refs := out["refs"].(map[string]any)
 	eq(t, "refs", []any{refs["a"], refs["e"]}, []any{results[0], results[2]})
 	eq(t, "pinned", h.op("pinned.get", `{}`)["nodeIds"], []any{nodeA["id"]})
