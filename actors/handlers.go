@@ -33,7 +33,14 @@ type writeHandler func(c *call) (any, *messages.Error)
 var readHandlers = map[string]readHandler{
 	"layout.get": func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
 		in := env.Args.(*messages.LayoutGetInput)
-		return s.WireLayoutJSON(canvas.ReadOptions{IncludeBlobs: in.IncludeBlobs != nil && *in.IncludeBlobs}), nil
+		opts := canvas.ReadOptions{IncludeBlobs: in.IncludeBlobs != nil && *in.IncludeBlobs}
+		if in.View != nil && *in.View != "" {
+			if *in.View != "agent" {
+				return nil, messages.InvalidInput(`view must be "agent"`).With("field", "view")
+			}
+			return s.AgentLayout(opts), nil
+		}
+		return s.WireLayoutJSON(opts), nil
 	},
 	"node.get": func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
 		in := env.Args.(*messages.NodeGetInput)

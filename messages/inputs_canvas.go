@@ -192,6 +192,10 @@ type NodeRemoveInput struct {
 // LayoutGetInput is the input of layout.get (GET /api/canvas/state).
 type LayoutGetInput struct {
 	IncludeBlobs *bool `json:"includeBlobs"`
+	// View "agent" returns the layout as agents read it (MCP layout reads):
+	// annotations as context summaries plus the canvas summary, all from one
+	// state. Absent or empty: the HTTP layout.
+	View *string `json:"view"`
 }
 
 // EdgeAddInput is the input of edge.add (POST /api/canvas/edge).

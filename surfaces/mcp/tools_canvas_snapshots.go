@@ -1,0 +1,176 @@
+package mcpapi
+
+// Snapshot tools (reference mcp.md §7.6). canvas_snapshot also serves as
+// the snapshot composite: its optional action runs the matching snapshot
+// tool with that tool's arguments and result.
+
+var listSnapshotsFields = []Field{
+	cvStrict("limit", cvNum("Most snapshots to list (default 20).")),
+	cvAccepted("q", "Alias of query; wins when both are strings."),
+	cvStrict("query", cvStr("Case-insensitive filter on id or name.")),
+	cvStrict("before", cvStr("Only snapshots created at or before this ISO time.")),
+	cvStrict("after", cvStr("Only snapshots created at or after this ISO time.")),
+	cvStrict("all", cvBool("true lists every snapshot (no limit).")),
+}
+
+var gcSnapshotsFields = []Field{
+	cvStrict("keep", cvNum("Newest snapshots to keep (default 20).")),
+	cvStrict("dryRun", cvBool("Report what would be deleted without deleting.")),
+}
+
+var diffFields = []Field{
+	cvDropped("id", cvStr("Ignored: use snapshot.")),
+	cvRequired("snapshot", cvStr("Snapshot id or name to compare the canvas with.")),
+}
+
+var saveSnapshotFields = []Field{cvRequired("name", cvStr("Snapshot name."))}
+
+// snapshotActions maps canvas_snapshot's action to the tool it runs.
+var snapshotActions = map[string]string{
+	"list": "canvas_list_snapshots", "restore": "canvas_restore", "delete": "canvas_delete_snapshot",
+	"gc": "canvas_gc_snapshots", "diff": "canvas_diff",
+}
+
+func init() {
+	define(
+		&Tool{
+			Name:        "canvas_list_snapshots",
+			Description: "List saved snapshots, newest first (20 unless limit or all says otherwise).",
+			Fields:      listSnapshotsFields,
+			Op:          "snapshot.list",
+			Build: func(_ *Call, a Args) (Args, error) {
+				a = cvCopyArgs(a)
+				cvDropUnless(a, "q", cvIsString)
+				return a, nil
+			},
+			Format: func(r *Reply) (string, error) {
+				list, err := cvDecode(r.Body)
+				if err != nil {
+					return "", err
+				}
+				if list == nil {
+					list = []any{}
+				}
+				return Pretty(Obj{{"snapshots", list}})
+			},
+		},
+		&Tool{
+			Name: "canvas_snapshot",
+			Description: "Save the canvas as a named snapshot. With action it also lists (list), restores (restore), " +
+				"deletes (delete), garbage-collects (gc) or diffs against (diff) snapshots, answering as " +
+				"canvas_list_snapshots, canvas_restore, canvas_delete_snapshot, canvas_gc_snapshots and canvas_diff do.",
+			Fields: []Field{
+				cvStrict("name", cvStr("Snapshot name (save; required there).")),
+				cvStrict("action", cvEnum("save (default), list, restore, delete, gc or diff.", "save", "list", "restore", "delete", "gc", "diff")),
+				cvStrict("id", cvStr("Snapshot id or name (restore, delete).")),
+				cvStrict("snapshot", cvStr("Snapshot id or name to compare the canvas with (diff).")),
+				cvStrict("limit", cvNum("list: most snapshots to list (default 20).")),
+				cvAccepted("q", "list: alias of query."),
+				cvStrict("query", cvStr("list: case-insensitive filter on id or name.")),
+				cvStrict("before", cvStr("list: created at or before this ISO time.")),
+				cvStrict("after", cvStr("list: created at or after this ISO time.")),
+				cvStrict("all", cvBool("list: true lists every snapshot.")),
+				cvStrict("keep", cvNum("gc: newest snapshots to keep (default 20).")),
+				cvStrict("dryRun", cvBool("gc: report without deleting.")),
+			},
+			Op:  "snapshot.save",
+			Run: runSnapshot,
+		},
+		&Tool{
+			Name:        "canvas_gc_snapshots",
+			Description: "Delete old snapshots, keeping the newest keep (20); dryRun only reports.",
+			Fields:      gcSnapshotsFields,
+			Op:          "snapshot.gc",
+			Format:      cvBodyInOrder(false, "ok", "kept", "deleted", "dryRun"),
+		},
+		&Tool{
+			Name:        "canvas_diff",
+			Description: "Describe, as text, how the canvas differs from a snapshot.",
+			Fields:      diffFields,
+			Op:          "snapshot.diff",
+			Build: func(_ *Call, a Args) (Args, error) {
+				return Args{"id": a["snapshot"]}, nil
+			},
+			Format: func(r *Reply) (string, error) {
+				body, err := cvReplyObj(r)
+				if err != nil {
+					return "", err
+				}
+				text, _ := cvStrAt(body, "text")
+				return text, nil
+			},
+		},
+		&Tool{
+			Name:        "canvas_restore",
+			Description: "Replace the canvas with a snapshot (undoable). Returns a summary of the restored canvas.",
+			Fields:      []Field{cvRequired("id", cvStr("Snapshot id or name."))},
+			Op:          "snapshot.restore",
+			Run:         runRestore,
+		},
+		&Tool{
+			Name:        "canvas_delete_snapshot",
+			Description: "Delete a snapshot.",
+			Fields:      []Field{cvRequired("id", cvStr("Snapshot id or name."))},
+			Op:          "snapshot.delete",
+			Run: func(c *Call, a Args) (*Result, error) {
+				if _, err := c.Invoke("snapshot.delete", Args{"id": a["id"]}); err != nil {
+					return nil, err
+				}
+				return cvText(Compact(Obj{{"ok", true}, {"deleted", a["id"]}}))
+			},
+		},
+	)
+}
+
+// runSnapshot saves a snapshot, or runs the snapshot tool its action names.
+func runSnapshot(c *Call, a Args) (*Result, error) {
+	action, _ := a["action"].(string)
+	member := &Tool{Name: "canvas_snapshot", Fields: saveSnapshotFields, Op: "snapshot.save",
+		Format: cvBodyInOrder(true, "ok", "id", "snapshot")}
+	if action != "" && action != "save" {
+		t := definitions[snapshotActions[action]]
+		copied := *t
+		copied.Name = "canvas_snapshot" // validation messages name the tool called
+		member = &copied
+	}
+	args := cvCopyArgs(a)
+	delete(args, "action")
+	valid, err := validate(member, args)
+	if err != nil {
+		return nil, err
+	}
+	return cvRunTool(c, member, valid)
+}
+
+// runRestore restores a snapshot and summarises the canvas it left:
+// {ok, restored:<id as given>, summary:{nodeCount, edgeCount,
+// annotationCount, nodesByType, viewport}}.
+func runRestore(c *Call, a Args) (*Result, error) {
+	if _, err := c.Invoke("snapshot.restore", Args{"id": a["id"]}); err != nil {
+		return nil, err
+	}
+	reply, err := c.Invoke("layout.get", Args{})
+	if err != nil {
+		return nil, err
+	}
+	layout, err := cvReplyObj(reply)
+	if err != nil {
+		return nil, err
+	}
+	nodes := cvList(cvGet(layout, "nodes"))
+	byType := Obj{}
+	for _, n := range nodes {
+		typ, _ := cvStrAt(n.(Obj), "type")
+		if v, ok := byType.Get(typ); ok {
+			byType = byType.With(typ, v.(int)+1)
+		} else {
+			byType = append(byType, KV{typ, 1})
+		}
+	}
+	summary := Obj{
+		{"nodeCount", len(nodes)}, {"edgeCount", len(cvList(cvGet(layout, "edges")))},
+		{"annotationCount", len(cvList(cvGet(layout, "annotations")))}, {"nodesByType", byType},
+		{"viewport", cvGet(layout, "viewport")},
+	}
+	return cvText(Pretty(Obj{{"ok", true}, {"restored", a["id"]}, {"summary", summary}}))
+}

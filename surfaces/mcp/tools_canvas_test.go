@@ -1,0 +1,798 @@
+package mcpapi_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pmxcanvas/pmx-canvas/messages"
+	mcpapi "github.com/pmxcanvas/pmx-canvas/surfaces/mcp"
+)
+
+// --- helpers -------------------------------------------------------------
+
+// op runs a catalog operation directly (setup the tools do not cover).
+func (h *harness) op(op, input string) map[string]any {
+	h.t.Helper()
+	reply, err := h.srv.Invoker().Invoke(context.Background(), &messages.Envelope{Op: op, Source: "api", Input: json.RawMessage(input)})
+	if err != nil {
+		h.t.Fatalf("%s %s: %v", op, input, err)
+	}
+	raw, _ := json.Marshal(reply.Body)
+	var out map[string]any
+	_ = json.Unmarshal(raw, &out)
+	return out
+}
+
+// text runs a tool, fails on isError and returns the text.
+func (h *harness) text(tool, args string) string {
+	h.t.Helper()
+	r := h.call(tool, args)
+	if r.IsError {
+		h.t.Fatalf("%s %s: isError %s", tool, args, r.Text)
+	}
+	return r.Text
+}
+
+// errText runs a tool and asserts an isError result, returning its text.
+func (h *harness) errText(tool, args string) string {
+	h.t.Helper()
+	r := h.call(tool, args)
+	if !r.IsError {
+		h.t.Fatalf("%s %s: want isError, got %s", tool, args, r.Text)
+	}
+	return r.Text
+}
+
+// addNode adds a markdown node and returns its id.
+func (h *harness) addNode(title string) string {
+	h.t.Helper()
+	out := h.ok("canvas_add_node", `{"type":"markdown","title":"`+title+`","content":"body of `+title+`"}`)
+	return out["id"].(string)
+}
+
+// keysOf lists the top-level keys of a JSON object in order.
+func keysOf(t *testing.T, text string) []string {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(text))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not a JSON object: %s", text)
+	}
+	var keys []string
+	for dec.More() {
+		k, _ := dec.Token()
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}
+
+// rawKeys lists the keys of a nested object value in order.
+func rawKeys(t *testing.T, text string, path ...string) []string {
+	t.Helper()
+	cur := text
+	for _, p := range path {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(cur), &m); err != nil {
+			t.Fatal(err)
+		}
+		cur = string(m[p])
+	}
+	return keysOf(t, cur)
+}
+
+func decode(t *testing.T, text string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(text), &m); err != nil {
+		t.Fatalf("not JSON: %s", text)
+	}
+	return m
+}
+
+var idPattern = regexp.MustCompile(`\b(node|group|edge|snap|ann)-[a-z0-9]+-[a-z0-9]+\b`)
+var timePattern = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`)
+
+// norm hides generated ids and timestamps so two canvases compare.
+func norm(s string) string {
+	return timePattern.ReplaceAllString(idPattern.ReplaceAllString(s, "<$1>"), "<time>")
+}
+
+func eq(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: got %#v, want %#v", what, got, want)
+	}
+}
+
+var compactNodeKeys = []string{"id", "type", "kind", "title", "content", "position", "size", "pinned", "collapsed", "dockPosition", "provenance"}
+var fullNodeKeys = []string{"id", "type", "position", "size", "zIndex", "collapsed", "pinned", "dockPosition", "data", "kind", "title", "content", "path", "url", "surfaceUrl", "provenance"}
+
+func registry(t *testing.T) *mcpapi.Registry {
+	t.Helper()
+	reg, err := mcpapi.NewRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// --- schemas ---------------------------------------------------------------
+
+// Every canvas tool advertises the reference's fields in the reference's
+// order with its required set; composites derive theirs from the members.
+func TestCanvasToolSchemas(t *testing.T) {
+	reg := registry(t)
+	tests := []struct {
+		tool     string
+		fields   string
+		required string
+	}{
+		{"canvas_add_node", "type title content path url x y width height strictSize children childIds childLayout color toolName category status duration resultSummary error data html primitive kind summary agentSummary description presentation slideTitles embeddedNodeIds embeddedUrls axCapabilities position size full verbose", "type"},
+		{"canvas_get_node", "id includeBlobs full verbose", "id"},
+		{"canvas_update_node", "id title content x y width height position size spec graphType data xKey yKey chartHeight toolName category status duration resultSummary error collapsed dockPosition pinned arrangeLocked strictSize axCapabilities html url refresh children childIds full verbose", "id"},
+		{"canvas_remove_node", "id", "id"},
+		{"canvas_get_layout", "includeBlobs full verbose", ""},
+		{"canvas_add_edge", "from to fromSearch toSearch type label style animated", "type"},
+		{"canvas_remove_edge", "id edge_id", "id"},
+		{"canvas_arrange", "layout", ""},
+		{"canvas_focus_node", "id noPan", "id"},
+		{"canvas_fit_view", "width height padding maxScale nodeIds", ""},
+		{"canvas_clear", "", ""},
+		{"canvas_create_group", "title childIds color x y width height childLayout full verbose", ""},
+		{"canvas_group_nodes", "groupId childIds childLayout", "groupId childIds"},
+		{"canvas_ungroup", "groupId", "groupId"},
+		{"canvas_pin_nodes", "nodeIds mode", "nodeIds"},
+		{"canvas_search", "q limit query", "query"},
+		{"canvas_undo", "", ""},
+		{"canvas_redo", "", ""},
+		{"canvas_validate", "", ""},
+		{"canvas_remove_annotation", "id", "id"},
+		{"canvas_list_snapshots", "limit q query before after all", ""},
+		{"canvas_snapshot", "name action id snapshot limit q query before after all keep dryRun", ""},
+		{"canvas_gc_snapshots", "keep dryRun", ""},
+		{"canvas_diff", "id snapshot", "snapshot"},
+		{"canvas_restore", "id", "id"},
+		{"canvas_delete_snapshot", "id", "id"},
+		{"canvas_batch", "operations full verbose", "operations"},
+		{"canvas_add_html_node", "html title summary agentSummary description presentation slideTitles embeddedNodeIds embeddedUrls x y width height strictSize axCapabilities full verbose", "html"},
+		{"canvas_node", "action type title content path url x y width height strictSize children childIds childLayout color toolName category status duration resultSummary error data html primitive kind summary agentSummary description presentation slideTitles embeddedNodeIds embeddedUrls axCapabilities position size full verbose id includeBlobs spec graphType xKey yKey chartHeight collapsed dockPosition pinned arrangeLocked refresh", "action"},
+		{"canvas_edge", "action from to fromSearch toSearch type label style animated id edge_id", "action"},
+		{"canvas_group", "action title childIds color x y width height childLayout full verbose groupId", "action"},
+		{"canvas_history", "action", "action"},
+		{"canvas_view", "action layout id noPan width height padding maxScale nodeIds", "action"},
+		{"canvas_query", "action q limit query includeBlobs full verbose", "action"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			tool, ok := reg.Tool(tt.tool)
+			if !ok {
+				t.Fatal("not registered")
+			}
+			if tool.Later != "" {
+				t.Fatalf("still a placeholder: %s", tool.Later)
+			}
+			var names, req []string
+			for _, f := range tool.Fields {
+				names = append(names, f.Name)
+				if f.Required {
+					req = append(req, f.Name)
+				}
+			}
+			eq(t, "fields", strings.Join(names, " "), tt.fields)
+			eq(t, "required", strings.Join(req, " "), tt.required)
+		})
+	}
+}
+
+// Shared composite fields take the first member's loose type; fields of one
+// action keep their strict type (reference §6 tables).
+func TestCanvasCompositeFieldTypes(t *testing.T) {
+	reg := registry(t)
+	schema := func(tool, field string) string {
+		tl, _ := reg.Tool(tool)
+		for _, f := range tl.Fields {
+			if f.Name == field {
+				b, _ := json.Marshal(f.Schema)
+				return string(b)
+			}
+		}
+		t.Fatalf("%s has no field %s", tool, field)
+		return ""
+	}
+	typeOf := func(tool, field string) any {
+		var m map[string]any
+		_ = json.Unmarshal([]byte(schema(tool, field)), &m)
+		return m["type"]
+	}
+	tests := []struct {
+		tool, field string
+		typ         any
+	}{
+		{"canvas_node", "type", "string"}, {"canvas_node", "title", "string"}, {"canvas_node", "x", "number"},
+		{"canvas_node", "strictSize", "boolean"}, {"canvas_node", "children", nil}, {"canvas_node", "childIds", nil},
+		{"canvas_node", "data", nil}, {"canvas_node", "axCapabilities", nil}, {"canvas_node", "full", "boolean"},
+		{"canvas_node", "id", "string"}, {"canvas_node", "spec", "object"}, {"canvas_node", "refresh", nil},
+		{"canvas_edge", "type", "string"}, {"canvas_edge", "edge_id", "string"},
+		{"canvas_group", "childIds", nil}, {"canvas_group", "childLayout", "string"}, {"canvas_group", "groupId", "string"},
+		{"canvas_view", "id", nil}, {"canvas_view", "nodeIds", "array"}, {"canvas_view", "layout", "string"},
+		{"canvas_query", "q", nil}, {"canvas_query", "query", "string"},
+	}
+	for _, tt := range tests {
+		eq(t, tt.tool+"."+tt.field, typeOf(tt.tool, tt.field), tt.typ)
+	}
+	if s := schema("canvas_group", "childLayout"); !strings.Contains(s, `"enum":["grid","column","flow"]`) {
+		t.Errorf("canvas_group.childLayout: %s", s)
+	}
+	if s := schema("canvas_update_node", "dockPosition"); s != `{"anyOf":[{"type":"string","enum":["left","right"]},{"type":"null"}],"description":"left or right docks the node into a side column; null undocks it."}` {
+		t.Errorf("dockPosition schema: %s", s)
+	}
+	if s := schema("canvas_snapshot", "action"); !strings.Contains(s, `"enum":["save","list","restore","delete","gc","diff"]`) {
+		t.Errorf("canvas_snapshot.action: %s", s)
+	}
+}
+
+// Legacy tools reachable through a composite carry the derived prefix; the
+// pins, snapshot and batch tools carry none; canvas_add_html_node carries
+// its hand-written one.
+func TestCanvasDeprecationPrefixes(t *testing.T) {
+	reg := registry(t)
+	tests := map[string]string{
+		"canvas_add_node":          `Deprecated: use canvas_node with action "add". `,
+		"canvas_get_node":          `Deprecated: use canvas_node with action "get". `,
+		"canvas_update_node":       `Deprecated: use canvas_node with action "update". `,
+		"canvas_remove_node":       `Deprecated: use canvas_node with action "remove". `,
+		"canvas_get_layout":        `Deprecated: use canvas_query with action "layout". `,
+		"canvas_add_edge":          `Deprecated: use canvas_edge with action "add". `,
+		"canvas_remove_edge":       `Deprecated: use canvas_edge with action "remove". `,
+		"canvas_arrange":           `Deprecated: use canvas_view with action "arrange". `,
+		"canvas_focus_node":        `Deprecated: use canvas_view with action "focus". `,
+		"canvas_fit_view":          `Deprecated: use canvas_view with action "fit". `,
+		"canvas_clear":             `Deprecated: use canvas_view with action "clear". `,
+		"canvas_remove_annotation": `Deprecated: use canvas_view with action "remove-annotation". `,
+		"canvas_create_group":      `Deprecated: use canvas_group with action "create". `,
+		"canvas_group_nodes":       `Deprecated: use canvas_group with action "add". `,
+		"canvas_ungroup":           `Deprecated: use canvas_group with action "ungroup". `,
+		"canvas_search":            `Deprecated: use canvas_query with action "search". `,
+		"canvas_validate":          `Deprecated: use canvas_query with action "validate". `,
+		"canvas_undo":              `Deprecated: use canvas_history with action "undo". `,
+		"canvas_redo":              `Deprecated: use canvas_history with action "redo". `,
+		"canvas_add_html_node":     `Deprecated: use canvas_node with action "add" and type:"html". `,
+	}
+	for name, prefix := range tests {
+		tool, _ := reg.Tool(name)
+		if !strings.HasPrefix(tool.Description, prefix) || strings.Count(tool.Description, "Deprecated:") != 1 {
+			t.Errorf("%s: %q", name, tool.Description)
+		}
+	}
+	for _, name := range []string{"canvas_pin_nodes", "canvas_list_snapshots", "canvas_snapshot", "canvas_gc_snapshots",
+		"canvas_diff", "canvas_restore", "canvas_delete_snapshot", "canvas_batch", "canvas_node", "canvas_edge",
+		"canvas_group", "canvas_history", "canvas_view", "canvas_query"} {
+		if tool, _ := reg.Tool(name); strings.Contains(tool.Description, "Deprecated") {
+			t.Errorf("%s is not deprecated: %q", name, tool.Description)
+		}
+	}
+}
+
+// --- nodes -----------------------------------------------------------------
+
+func TestAddNode(t *testing.T) {
+	h := newHarness(t)
+	text := h.text("canvas_add_node", `{"type":"markdown","title":"Draft note","content":"# Hello\nfrom the agent"}`)
+	eq(t, "keys", keysOf(t, text), []string{"ok", "node", "id", "nodeId"})
+	eq(t, "node keys", rawKeys(t, text, "node"), compactNodeKeys)
+	out := decode(t, text)
+	node := out["node"].(map[string]any)
+	eq(t, "id", out["nodeId"], out["id"])
+	eq(t, "node.id", node["id"], out["id"])
+	eq(t, "title", node["title"], "Draft note")
+	eq(t, "content", node["content"], "# Hello\nfrom the agent")
+	eq(t, "position", node["position"], map[string]any{"x": 1474.0, "y": 80.0})
+	eq(t, "size", node["size"], map[string]any{"width": 640.0, "height": 420.0})
+	if !strings.HasPrefix(text, "{\n  \"ok\": true,") {
+		t.Errorf("not pretty: %s", text)
+	}
+
+	// full: the full node, spread, nodeId, then our revision.
+	full := h.text("canvas_add_node", `{"type":"trace","title":"T","toolName":"grep","status":"running","strictSize":true,"width":320,"height":140,"full":true}`)
+	eq(t, "full keys", keysOf(t, full), append(append([]string{"ok", "node"}, fullNodeKeys...), "nodeId", "revision"))
+	eq(t, "full node keys", rawKeys(t, full, "node"), fullNodeKeys)
+	f := decode(t, full)
+	data := f["data"].(map[string]any)
+	eq(t, "trace data", []any{data["toolName"], data["status"], data["strictSize"]}, []any{"grep", "running", true})
+	eq(t, "strict size", f["size"], map[string]any{"width": 320.0, "height": 140.0})
+	if v := h.text("canvas_add_node", `{"type":"markdown","verbose":true}`); !strings.Contains(v, `"zIndex"`) {
+		t.Errorf("verbose is full: %s", v)
+	}
+
+	// Dropped fields: a wrong-typed title is silently ignored.
+	n := h.ok("canvas_add_node", `{"type":"markdown","title":5,"content":"c"}`)["node"].(map[string]any)
+	eq(t, "dropped title", n["title"], nil)
+	// Arrays only for the html list fields; position/size objects only.
+	html := h.ok("canvas_add_node", `{"type":"html","html":"<p>x</p>","slideTitles":"nope","embeddedUrls":["u"],"position":"x","full":true}`)
+	hd := html["data"].(map[string]any)
+	eq(t, "slideTitles dropped", hd["slideTitles"], nil)
+	eq(t, "embeddedUrls kept", hd["embeddedUrls"], []any{"u"})
+
+	// A webpage answers the whole body, compact (no page fetch yet).
+	web := h.text("canvas_add_node", `{"type":"webpage","url":"https://example.com/a"}`)
+	if !strings.HasPrefix(web, `{"ok":true,"node":{`) || strings.Contains(web, "\n") || !strings.Contains(web, `"nodeId":"node-`) {
+		t.Errorf("webpage: %s", web)
+	}
+	eq(t, "webpage url", decode(t, web)["url"], "https://example.com/a")
+
+	// A group node.
+	a, b := h.addNode("A"), h.addNode("B")
+	g := h.ok("canvas_add_node", `{"type":"group","title":"G","childIds":["`+a+`","`+b+`"],"full":true}`)
+	eq(t, "group children", g["data"].(map[string]any)["children"], []any{a, b})
+
+	tests := []struct{ args, want string }{
+		{`{"type":"webpage"}`, `Webpage nodes require a page URL via "url" (preferred) or "content".`},
+		{`{"type":"webpage","url":""}`, `Webpage nodes require a page URL via "url" (preferred) or "content".`},
+		{`{"type":"html","primitive":"status-board"}`, "canvas_add_node: HTML primitives are not available yet"},
+		{`{"type":"html","kind":"checklist"}`, "canvas_add_node: HTML primitives are not available yet"},
+		{`{"type":"html","html":5}`, `HTML node field "html" must be a string.`},
+		{`{"type":"group","childIds":["nope"]}`, `Cannot create group: Missing child node ID(s): nope.`},
+		{`{"type":"markdown","width":0}`, `Size width and height must be greater than zero.`},
+		{`{"type":"json-render"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_add_node: type: expected one of "markdown"|"status"|"context"|"ledger"|"trace"|"file"|"image"|"webpage"|"mcp-app"|"html"|"group"`},
+		{`{"title":"x"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_add_node: type: required`},
+		{`{"type":"markdown","children":5}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_add_node: children: expected array, received number`},
+		{`{"type":"markdown","full":"yes"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_add_node: full: expected boolean, received string`},
+	}
+	for _, tt := range tests {
+		h.fails("canvas_add_node", tt.args, tt.want)
+	}
+	// kind/primitive on other types are ignored, as the reference does.
+	h.ok("canvas_add_node", `{"type":"markdown","kind":5,"primitive":"x"}`)
+}
+
+// A hosted external app's shell HTML is never handed to the agent: full
+// payloads replace it with {omitted, resourceUri, bytes, sha256}.
+func TestExternalAppHTMLIsElided(t *testing.T) {
+	h := newHarness(t)
+	html := "<b>Fixture Counter</b> ü"
+	sum := sha256.Sum256([]byte(html))
+	want := map[string]any{"omitted": "external-mcp-app-html", "resourceUri": "ui://fixture/counter.html",
+		"bytes": float64(len(html)), "sha256": hex.EncodeToString(sum[:])}
+	text := h.text("canvas_add_node", `{"type":"mcp-app","title":"App","data":{"mode":"ext-app","html":"`+html+`","resourceUri":"ui://fixture/counter.html"},"full":true}`)
+	out := decode(t, text)
+	id := out["id"].(string)
+	eq(t, "add full html", out["data"].(map[string]any)["html"], want)
+	eq(t, "add full node html", out["node"].(map[string]any)["data"].(map[string]any)["html"], want)
+	for _, tt := range []struct{ tool, args string }{
+		{"canvas_get_node", `{"id":"` + id + `","full":true}`},
+		{"canvas_get_layout", `{"full":true}`},
+		{"canvas_update_node", `{"id":"` + id + `","title":"App 2","full":true}`},
+	} {
+		got := h.text(tt.tool, tt.args)
+		if strings.Contains(got, "Fixture Counter") || !strings.Contains(got, `"omitted": "external-mcp-app-html"`) {
+			t.Errorf("%s leaks the shell html: %s", tt.tool, got)
+		}
+	}
+	// Other html is kept: an mcp-app that is not an external app.
+	plain := h.ok("canvas_add_node", `{"type":"mcp-app","data":{"html":"<i>keep</i>"},"full":true}`)
+	eq(t, "non ext-app html", plain["data"].(map[string]any)["html"], "<i>keep</i>")
+	// Large payloads come back whole in full reads (never the sidecar summary).
+	big := strings.Repeat("x", 3000)
+	bigNode := h.ok("canvas_add_node", `{"type":"mcp-app","data":{"toolResult":"`+big+`"},"full":true}`)
+	eq(t, "blob inlined", bigNode["data"].(map[string]any)["toolResult"], big)
+}
+
+func TestGetNode(t *testing.T) {
+	h := newHarness(t)
+	id := h.addNode("Plan")
+	h.op("pin.set", `{"nodeIds":["`+id+`"]}`)
+	text := h.text("canvas_get_node", `{"id":"`+id+`"}`)
+	eq(t, "compact keys", keysOf(t, text), compactNodeKeys)
+	n := decode(t, text)
+	eq(t, "title", n["title"], "Plan")
+	eq(t, "content", n["content"], "body of Plan")
+	eq(t, "context pin reads pinned", n["pinned"], true)
+	full := h.text("canvas_get_node", `{"id":"`+id+`","full":true,"includeBlobs":false}`)
+	eq(t, "full keys", keysOf(t, full), fullNodeKeys)
+	eq(t, "data", decode(t, full)["data"], map[string]any{"title": "Plan", "content": "body of Plan"})
+	h.fails("canvas_get_node", `{"id":"nope"}`, `Node "nope" not found.`)
+	h.fails("canvas_node", `{"action":"get"}`, `Invalid input for node.get: id: Invalid input: expected string, received undefined`)
+	// A field of another action is ignored (reference §5).
+	eq(t, "get with type", h.text("canvas_node", `{"action":"get","id":"`+id+`","type":"status"}`), text)
+}
+
+func TestUpdateNode(t *testing.T) {
+	h := newHarness(t)
+	id := h.addNode("Plan")
+	text := h.text("canvas_update_node", `{"id":"`+id+`","title":"Plan 2","x":10,"width":500,"collapsed":true}`)
+	eq(t, "keys", keysOf(t, text), []string{"ok", "node", "id", "nodeId"})
+	n := decode(t, text)["node"].(map[string]any)
+	eq(t, "title", n["title"], "Plan 2")
+	eq(t, "position keeps y", n["position"], map[string]any{"x": 10.0, "y": 80.0})
+	eq(t, "size keeps height", n["size"], map[string]any{"width": 500.0, "height": 420.0})
+	eq(t, "collapsed", n["collapsed"], true)
+
+	full := h.ok("canvas_update_node", `{"id":"`+id+`","arrangeLocked":true,"dockPosition":"right","pinned":true,"full":true}`)
+	eq(t, "arrangeLocked", full["data"].(map[string]any)["arrangeLocked"], true)
+	eq(t, "dock", full["dockPosition"], "right")
+	eq(t, "pinned", full["pinned"], true)
+	undock := h.ok("canvas_update_node", `{"id":"`+id+`","dockPosition":null,"verbose":true}`)
+	eq(t, "undocked", undock["dockPosition"], nil)
+
+	// canvas_node update merges an object data (untyped there).
+	merged := h.ok("canvas_node", `{"action":"update","id":"`+id+`","data":{"extra":1},"title":7,"full":true}`)
+	eq(t, "data merged", merged["data"].(map[string]any)["extra"], 1.0)
+	eq(t, "wrong-typed title dropped", merged["title"], "Plan 2")
+
+	// refresh: a webpage answers the reference's refresh-failure shape until
+	// pages are fetched; other types ignore it.
+	web := h.ok("canvas_add_node", `{"type":"webpage","url":"https://example.com"}`)["id"].(string)
+	r := h.call("canvas_node", `{"action":"update","id":"`+web+`","refresh":true}`)
+	if !r.IsError || r.Text != `{"ok":false,"id":"`+web+`","error":"Webpage refresh is not available yet."}` {
+		t.Errorf("refresh: %+v", r)
+	}
+	eq(t, "refresh ignored", decode(t, h.text("canvas_node", `{"action":"update","id":"`+id+`","refresh":true}`))["id"], id)
+
+	tests := []struct{ tool, args, want string }{
+		{"canvas_update_node", `{"id":"nope","title":"x"}`, `Node "nope" not found.`},
+		{"canvas_update_node", `{"id":"` + id + `","data":[{"k":1}],"axCapabilities":{"enabled":true}}`, "Update the graph dataset and axCapabilities in separate canvas_update_node calls."},
+		{"canvas_update_node", `{"id":"` + id + `","width":-5}`, "Size width and height must be greater than zero."},
+		{"canvas_update_node", `{"id":"` + id + `","data":{"k":1}}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_update_node: data: expected array, received object`},
+		{"canvas_update_node", `{"id":"` + id + `","title":5}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_update_node: title: expected string, received number`},
+		{"canvas_update_node", `{"id":"` + id + `","dockPosition":"top"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_update_node: dockPosition: does not match any allowed form`},
+		{"canvas_node", `{"action":"update","title":"x"}`, `Invalid input for node.update: id: Invalid input: expected string, received undefined`},
+		{"canvas_update_node", `{"id":"` + id + `","html":"<p>"}`, `Field "html" only applies to html nodes; node "` + id + `" is a markdown node.`},
+	}
+	for _, tt := range tests {
+		h.fails(tt.tool, tt.args, tt.want)
+	}
+}
+
+func TestRemoveNodeTools(t *testing.T) {
+	h := newHarness(t)
+	id := h.addNode("Gone")
+	eq(t, "remove", h.text("canvas_node", `{"action":"remove","id":"`+id+`"}`), `{"ok":true,"removed":"`+id+`","revision":3}`)
+	h.fails("canvas_node", `{"action":"remove","id":"`+id+`"}`, `Node "`+id+`" not found.`)
+	h.fails("canvas_node", `{"action":"remove"}`, `Invalid input for node.remove: id: Invalid input: expected string, received undefined`)
+}
+
+func TestAddHTMLNode(t *testing.T) {
+	h := newHarness(t)
+	text := h.text("canvas_add_html_node", `{"html":"<p>hi</p>","title":"H","description":"d","presentation":false,"strictSize":false,"slideTitles":["one"],"x":10,"y":20,"axCapabilities":{"enabled":true,"allowed":["ax.work.create"]}}`)
+	eq(t, "keys", keysOf(t, text), []string{"ok", "node", "id", "nodeId"})
+	n := decode(t, text)["node"].(map[string]any)
+	eq(t, "type", n["type"], "html")
+	eq(t, "geometry", []any{n["position"], n["size"]}, []any{map[string]any{"x": 10.0, "y": 20.0}, map[string]any{"width": 720.0, "height": 640.0}})
+	full := h.ok("canvas_get_node", `{"id":"`+n["id"].(string)+`","full":true}`)
+	data := full["data"].(map[string]any)
+	eq(t, "html", data["html"], "<p>hi</p>")
+	eq(t, "slideTitles", data["slideTitles"], []any{"one"})
+	eq(t, "false flags not forwarded", []any{data["presentation"], data["strictSize"]}, []any{nil, nil})
+	eq(t, "axCapabilities", data["axCapabilities"].(map[string]any)["enabled"], true)
+	if f := h.ok("canvas_add_html_node", `{"html":"<p/>","presentation":true,"full":true}`); f["data"].(map[string]any)["presentation"] != true {
+		t.Errorf("presentation true: %v", f["data"])
+	}
+	h.fails("canvas_add_html_node", `{"title":"x"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_add_html_node: html: required`)
+	h.fails("canvas_add_html_node", `{"html":"x","x":"1"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_add_html_node: x: expected number, received string`)
+}
+
+// --- layout ----------------------------------------------------------------
+
+func TestGetLayout(t *testing.T) {
+	h := newHarness(t)
+	a := h.addNode("Alpha")
+	b := h.addNode("Beta")
+	h.text("canvas_add_edge", `{"from":"`+a+`","to":"`+b+`","type":"flow","label":"next","style":"dashed","animated":false}`)
+	h.op("pin.set", `{"nodeIds":["`+a+`"]}`)
+	h.op("annotation.add", `{"points":[{"x":1480,"y":90},{"x":1500,"y":100}],"label":"look here"}`)
+
+	text := h.text("canvas_get_layout", `{}`)
+	eq(t, "keys", keysOf(t, text), []string{"summary", "viewport", "annotations", "nodes", "edges"})
+	eq(t, "summary keys", rawKeys(t, text, "summary"), []string{"totalNodes", "totalEdges", "totalAnnotations", "annotations", "nodesByType", "pinnedCount", "pinnedTitles", "viewport"})
+	l := decode(t, text)
+	s := l["summary"].(map[string]any)
+	eq(t, "counts", []any{s["totalNodes"], s["totalEdges"], s["totalAnnotations"], s["pinnedCount"]}, []any{4.0, 1.0, 1.0, 1.0})
+	eq(t, "pinnedTitles", s["pinnedTitles"], []any{"Alpha"})
+	eq(t, "nodesByType", s["nodesByType"], map[string]any{"status": 1.0, "context": 1.0, "markdown": 2.0})
+	ann := l["annotations"].([]any)[0].(map[string]any)
+	eq(t, "annotation", []any{ann["label"], ann["target"], ann["targetNodeIds"], ann["points"]}, []any{"look here", "Alpha", []any{a}, nil})
+	eq(t, "summary annotations", s["annotations"], l["annotations"])
+	nodes := l["nodes"].([]any)
+	eq(t, "node count", len(nodes), 4)
+	alpha := nodes[2].(map[string]any)
+	eq(t, "compact node", []any{alpha["id"], alpha["pinned"], alpha["data"]}, []any{a, true, nil})
+	eq(t, "edge", l["edges"], []any{map[string]any{"id": l["edges"].([]any)[0].(map[string]any)["id"], "from": a, "to": b, "type": "flow", "label": "next", "style": "dashed", "animated": false}})
+	var raw struct {
+		Nodes []json.RawMessage `json:"nodes"`
+		Edges []json.RawMessage `json:"edges"`
+	}
+	_ = json.Unmarshal([]byte(text), &raw)
+	eq(t, "compact node keys", keysOf(t, string(raw.Nodes[0])), compactNodeKeys)
+	eq(t, "edge keys", keysOf(t, string(raw.Edges[0])), []string{"id", "from", "to", "type", "label", "style", "animated"})
+
+	full := h.text("canvas_get_layout", `{"full":true}`)
+	eq(t, "full keys", keysOf(t, full), []string{"viewport", "theme", "nodes", "edges", "annotations"})
+	fl := decode(t, full)
+	eq(t, "theme", fl["theme"], "dark")
+	eq(t, "full annotations", fl["annotations"], l["annotations"])
+	_ = json.Unmarshal([]byte(full), &raw)
+	eq(t, "full node keys", keysOf(t, string(raw.Nodes[2])), fullNodeKeys)
+	eq(t, "verbose", h.text("canvas_get_layout", `{"verbose":true}`), full)
+	eq(t, "canvas_query layout", h.text("canvas_query", `{"action":"layout"}`), text)
+	eq(t, "canvas_query layout full", h.text("canvas_query", `{"action":"layout","full":true}`), full)
+}
+
+// --- edges -----------------------------------------------------------------
+
+func TestEdgeTools(t *testing.T) {
+	h := newHarness(t)
+	a, b := h.addNode("Alpha"), h.addNode("Beta")
+	text := h.text("canvas_add_edge", `{"fromSearch":"alpha","toSearch":"Beta","type":"depends-on","style":"dotted","animated":true}`)
+	eq(t, "keys", keysOf(t, text), []string{"id", "from", "to", "type", "style", "animated"})
+	e := decode(t, text)
+	eq(t, "endpoints", []any{e["from"], e["to"], e["type"]}, []any{a, b, "depends-on"})
+	edge := e["id"].(string)
+
+	tests := []struct{ tool, args, want string }{
+		{"canvas_add_edge", `{"to":"` + b + `","type":"flow"}`, `Provide either "from" or "fromSearch".`},
+		{"canvas_add_edge", `{"from":"` + a + `","type":"flow"}`, `Provide either "to" or "toSearch".`},
+		{"canvas_add_edge", `{"from":5,"to":"` + b + `","type":"flow"}`, `Provide either "from" or "fromSearch".`},
+		{"canvas_add_edge", `{"from":"` + a + `","to":"` + b + `","type":"depends-on"}`, `Duplicate or self-edge.`},
+		{"canvas_add_edge", `{"from":"` + a + `","to":"nope","type":"flow"}`, `Node "nope" not found.`},
+		{"canvas_add_edge", `{"from":"` + a + `","to":"` + b + `"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_add_edge: type: required`},
+		{"canvas_edge", `{"action":"add","from":"` + a + `","to":"` + b + `"}`, `Missing required fields: type plus from/fromSearch and to/toSearch.`},
+		{"canvas_edge", `{"action":"add","from":"` + a + `","to":"` + b + `","type":"x"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_edge: type: expected one of "flow"|"depends-on"|"relation"|"references"`},
+		{"canvas_edge", `{"action":"remove"}`, `Missing edge_id.`},
+		{"canvas_remove_edge", `{"id":"edge-nope"}`, `Edge "edge-nope" not found.`},
+	}
+	for _, tt := range tests {
+		h.fails(tt.tool, tt.args, tt.want)
+	}
+	// edge_id wins over id.
+	got := h.text("canvas_remove_edge", `{"id":"edge-nope","edge_id":"`+edge+`"}`)
+	eq(t, "removed", decode(t, got)["removed"], edge)
+	eq(t, "remove keys", keysOf(t, got), []string{"ok", "removed", "revision"})
+	if strings.Contains(got, "\n") {
+		t.Errorf("remove is compact: %s", got)
+	}
+}
+
+// --- view ------------------------------------------------------------------
+
+func TestViewTools(t *testing.T) {
+	h := newHarness(t)
+	a := h.addNode("Alpha")
+	h.addNode("Beta")
+	eq(t, "arrange", h.text("canvas_arrange", `{}`), `{"ok":true,"layout":"grid"}`)
+	eq(t, "arrange column", h.text("canvas_view", `{"action":"arrange","layout":"column"}`), `{"ok":true,"layout":"column"}`)
+	eq(t, "focus", h.text("canvas_focus_node", `{"id":"`+a+`"}`), `{"ok":true,"focused":"`+a+`","panned":true}`)
+	eq(t, "focus noPan", h.text("canvas_view", `{"action":"focus","id":"`+a+`","noPan":true}`), `{"ok":true,"focused":"`+a+`","panned":false}`)
+	ax := h.op("ax.get", `{}`)
+	eq(t, "AX focus follows", ax["state"].(map[string]any)["focus"].(map[string]any)["nodeIds"], []any{a})
+
+	fit := h.text("canvas_fit_view", `{"nodeIds":["`+a+`"],"padding":"x"}`)
+	eq(t, "fit keys", keysOf(t, fit), []string{"ok", "viewport", "nodeCount", "bounds"})
+	f := decode(t, fit)
+	eq(t, "fit count", f["nodeCount"], 1.0)
+	eq(t, "fit bounds", f["bounds"], map[string]any{"x": 40.0, "y": 80.0, "width": 640.0, "height": 420.0})
+	if !strings.Contains(fit, "\n") {
+		t.Errorf("fit is pretty: %s", fit)
+	}
+	eq(t, "fit via canvas_view", h.text("canvas_view", `{"action":"fit","nodeIds":["`+a+`"]}`), fit)
+
+	h.op("annotation.add", `{"id":"ink-1","points":[{"x":0,"y":0},{"x":10,"y":10}]}`)
+	removed := h.text("canvas_view", `{"action":"remove-annotation","id":"ink-1"}`)
+	eq(t, "remove annotation keys", keysOf(t, removed), []string{"ok", "removed", "revision"})
+	eq(t, "removed", decode(t, removed)["removed"], "ink-1")
+
+	tests := []struct{ tool, args, want string }{
+		{"canvas_focus_node", `{"id":"nope"}`, `Node "nope" not found.`},
+		{"canvas_view", `{"action":"focus"}`, `Missing id.`},
+		{"canvas_view", `{"action":"focus","id":5}`, `Missing id.`},
+		{"canvas_view", `{"action":"remove-annotation"}`, `Missing id.`},
+		{"canvas_remove_annotation", `{"id":"ink-1"}`, `Annotation "ink-1" not found.`},
+		{"canvas_fit_view", `{"nodeIds":["nope"]}`, `Unknown node ID(s) to fit: nope.`},
+		{"canvas_arrange", `{"layout":"spiral"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_arrange: layout: expected one of "grid"|"column"|"flow"`},
+		{"canvas_view", `{"action":"zoom"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_view: action: expected one of "arrange"|"focus"|"fit"|"clear"|"remove-annotation"`},
+	}
+	for _, tt := range tests {
+		if tt.tool == "canvas_fit_view" {
+			// The message is the operation's own; just require isError.
+			h.errText(tt.tool, tt.args)
+			continue
+		}
+		h.fails(tt.tool, tt.args, tt.want)
+	}
+
+	eq(t, "clear", h.text("canvas_clear", `{}`), `{"ok":true,"cleared":true}`)
+	eq(t, "cleared", len(h.op("layout.get", `{}`)["nodes"].([]any)), 0)
+	eq(t, "clear via canvas_view", h.text("canvas_view", `{"action":"clear"}`), `{"ok":true,"cleared":true}`)
+}
+
+// --- groups ----------------------------------------------------------------
+
+func TestGroupTools(t *testing.T) {
+	h := newHarness(t)
+	a, b, c := h.addNode("A"), h.addNode("B"), h.addNode("C")
+	text := h.text("canvas_create_group", `{"title":"G","childIds":["`+a+`"],"color":"#f00"}`)
+	eq(t, "keys", keysOf(t, text), []string{"ok", "node", "id", "nodeId"})
+	g := decode(t, text)
+	gid := g["id"].(string)
+	eq(t, "group", []any{g["node"].(map[string]any)["type"], g["node"].(map[string]any)["title"]}, []any{"group", "G"})
+	if !strings.HasPrefix(gid, "group-") {
+		t.Errorf("group id %s", gid)
+	}
+	rev := func(text string) string {
+		return regexp.MustCompile(`"revision":\d+`).ReplaceAllString(text, `"revision":N`)
+	}
+	eq(t, "add", rev(h.text("canvas_group_nodes", `{"groupId":"`+gid+`","childIds":["`+b+`"]}`)), `{"ok":true,"groupId":"`+gid+`","revision":N}`)
+	// canvas_group add: untyped childIds, non-string entries dropped.
+	eq(t, "add via canvas_group", rev(h.text("canvas_group", `{"action":"add","groupId":"`+gid+`","childIds":["`+c+`",5]}`)), `{"ok":true,"groupId":"`+gid+`","revision":N}`)
+	full := h.ok("canvas_get_node", `{"id":"`+gid+`","full":true}`)
+	eq(t, "members", full["data"].(map[string]any)["children"], []any{a, b, c})
+	eq(t, "ungroup", rev(h.text("canvas_group", `{"action":"ungroup","groupId":"`+gid+`"}`)), `{"ok":true,"groupId":"`+gid+`","revision":N}`)
+	fullCreate := h.ok("canvas_group", `{"action":"create","title":"H","x":0,"y":600,"width":400,"height":300,"full":true}`)
+	eq(t, "manual frame", fullCreate["data"].(map[string]any)["frameMode"], "manual")
+
+	tests := []struct{ tool, args, want string }{
+		{"canvas_create_group", `{"childIds":["nope"]}`, `Cannot create group: missing child node ID(s): nope.`},
+		{"canvas_group_nodes", `{"groupId":"nope","childIds":["` + a + `"]}`, `Group not found or no valid children.`},
+		{"canvas_ungroup", `{"groupId":"nope"}`, `Group not found or empty.`},
+		{"canvas_group", `{"action":"add"}`, `Missing groupId or childIds.`},
+		{"canvas_group", `{"action":"ungroup"}`, `Missing groupId.`},
+		{"canvas_group", `{"action":"ungroup","groupId":5}`, `Missing groupId.`},
+		{"canvas_group_nodes", `{"groupId":"` + gid + `"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_group_nodes: childIds: required`},
+	}
+	for _, tt := range tests {
+		h.fails(tt.tool, tt.args, tt.want)
+	}
+}
+
+// --- pins, search, history, validate -----------------------------------------
+
+func TestPinNodes(t *testing.T) {
+	h := newHarness(t)
+	a, b := h.addNode("A"), h.addNode("B")
+	eq(t, "set", h.text("canvas_pin_nodes", `{"nodeIds":["`+a+`","`+b+`"]}`), `{"ok":true,"pinnedNodeIds":["`+a+`","`+b+`"]}`)
+	eq(t, "remove", h.text("canvas_pin_nodes", `{"nodeIds":["`+a+`"],"mode":"remove"}`), `{"ok":true,"pinnedNodeIds":["`+b+`"]}`)
+	eq(t, "add", h.text("canvas_pin_nodes", `{"nodeIds":["`+a+`"],"mode":"add"}`), `{"ok":true,"pinnedNodeIds":["`+b+`","`+a+`"]}`)
+	eq(t, "clear", h.text("canvas_pin_nodes", `{"nodeIds":[]}`), `{"ok":true,"pinnedNodeIds":[]}`)
+	h.fails("canvas_pin_nodes", `{"nodeIds":["nope"]}`, `Cannot pin: unknown node ID(s): nope.`)
+	h.fails("canvas_pin_nodes", `{"nodeIds":["a"],"mode":"toggle"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_pin_nodes: mode: expected one of "set"|"add"|"remove"`)
+}
+
+func TestSearch(t *testing.T) {
+	h := newHarness(t)
+	for i := 0; i < 12; i++ {
+		h.addNode("Report " + string(rune('a'+i)))
+	}
+	text := h.text("canvas_search", `{"query":" Report "}`)
+	eq(t, "keys", keysOf(t, text), []string{"query", "resultCount", "results"})
+	s := decode(t, text)
+	eq(t, "query as given", s["query"], " Report ")
+	eq(t, "all matches counted", s["resultCount"], 12.0)
+	eq(t, "default limit 10", len(s["results"].([]any)), 10)
+	r0 := s["results"].([]any)[0].(map[string]any)
+	eq(t, "result", []any{r0["type"], r0["title"], r0["score"]}, []any{"markdown", "Report a", 4.0})
+	tests := []struct {
+		args string
+		n    int
+	}{
+		{`{"query":"report","limit":3}`, 3}, {`{"query":"report","limit":100}`, 12}, {`{"query":"report","limit":0}`, 0},
+		{`{"query":"report","limit":-2}`, 10}, {`{"query":"report","limit":2.5}`, 2}, {`{"query":"zzz"}`, 0}, {`{"query":"   "}`, 0},
+	}
+	for _, tt := range tests {
+		out := h.ok("canvas_search", tt.args)
+		eq(t, tt.args, len(out["results"].([]any)), tt.n)
+	}
+	eq(t, "canvas_query search", h.text("canvas_query", `{"action":"search","query":" Report "}`), text)
+	eq(t, "no query", h.text("canvas_query", `{"action":"search"}`), "{\n  \"resultCount\": 0,\n  \"results\": []\n}")
+	h.fails("canvas_search", `{}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_search: query: required`)
+	h.fails("canvas_search", `{"query":"a","limit":"3"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_search: limit: expected number, received string`)
+}
+
+func TestUndoRedo(t *testing.T) {
+	h := newHarness(t)
+	// An empty history is a normal result, not an error.
+	eq(t, "nothing to undo", h.text("canvas_undo", `{}`), `{"ok":false,"description":"Nothing to undo","canUndo":false,"canRedo":false}`)
+	eq(t, "nothing to redo", h.text("canvas_history", `{"action":"redo"}`), `{"ok":false,"description":"Nothing to redo","canUndo":false,"canRedo":false}`)
+	h.addNode("Draft note")
+	eq(t, "undo", h.text("canvas_history", `{"action":"undo"}`), `{"ok":true,"description":"Undid: Added markdown node \"Draft note\"","canUndo":false,"canRedo":true}`)
+	eq(t, "node gone", len(h.op("layout.get", `{}`)["nodes"].([]any)), 2)
+	eq(t, "redo", h.text("canvas_redo", `{}`), `{"ok":true,"description":"Redid: Added markdown node \"Draft note\"","canUndo":true,"canRedo":false}`)
+	eq(t, "node back", len(h.op("layout.get", `{}`)["nodes"].([]any)), 3)
+}
+
+func TestValidate(t *testing.T) {
+	h := newHarness(t)
+	h.ok("canvas_add_node", `{"type":"markdown","title":"A","x":0,"y":0}`)
+	h.ok("canvas_add_node", `{"type":"markdown","title":"B","x":10,"y":10}`)
+	text := h.text("canvas_validate", `{}`)
+	eq(t, "keys", keysOf(t, text), []string{"ok", "collisions", "containments", "containmentViolations", "missingEdgeEndpoints", "summary"})
+	v := decode(t, text)
+	eq(t, "not ok", v["ok"], false)
+	c := v["collisions"].([]any)[0].(map[string]any)
+	eq(t, "collision", []any{c["aTitle"], c["bTitle"]}, []any{"A", "B"})
+	eq(t, "canvas_query validate", h.text("canvas_query", `{"action":"validate"}`), text)
+}
+
+// --- composite parity --------------------------------------------------------
+
+// A composite action answers what its legacy tool answers for the same
+// arguments (reference §5), on two canvases built the same way.
+func TestCanvasCompositesMatchLegacyTools(t *testing.T) {
+	setup := func(h *harness) map[string]string {
+		a, b := h.addNode("Alpha"), h.addNode("Beta")
+		g := h.ok("canvas_create_group", `{"title":"G","childIds":["`+a+`"]}`)["id"].(string)
+		e := decode(t, h.text("canvas_add_edge", `{"from":"`+a+`","to":"`+b+`","type":"flow"}`))["id"].(string)
+		h.op("annotation.add", `{"id":"ink-1","points":[{"x":0,"y":0},{"x":10,"y":10}]}`)
+		return map[string]string{"$A": a, "$B": b, "$G": g, "$E": e}
+	}
+	tests := []struct {
+		legacy, composite, args string
+	}{
+		{"canvas_add_node", `canvas_node","action":"add`, `{"type":"markdown","title":"New","content":"c"}`},
+		{"canvas_add_node", `canvas_node","action":"add`, `{"type":"status","title":"S","full":true}`},
+		{"canvas_add_node", `canvas_node","action":"add`, `{"type":"webpage","content":"https://example.com"}`},
+		{"canvas_add_node", `canvas_node","action":"add`, `{"type":"html","kind":"checklist"}`},
+		{"canvas_get_node", `canvas_node","action":"get`, `{"id":"$A"}`},
+		{"canvas_get_node", `canvas_node","action":"get`, `{"id":"$A","full":true}`},
+		{"canvas_get_node", `canvas_node","action":"get`, `{"id":"nope"}`},
+		{"canvas_update_node", `canvas_node","action":"update`, `{"id":"$A","title":"Renamed","y":500}`},
+		{"canvas_update_node", `canvas_node","action":"update`, `{"id":"$A","pinned":true,"verbose":true}`},
+		{"canvas_remove_node", `canvas_node","action":"remove`, `{"id":"$B"}`},
+		{"canvas_add_edge", `canvas_edge","action":"add`, `{"from":"$B","to":"$A","type":"references","label":"see"}`},
+		{"canvas_add_edge", `canvas_edge","action":"add`, `{"fromSearch":"nothing matches","to":"$A","type":"flow"}`},
+		{"canvas_remove_edge", `canvas_edge","action":"remove`, `{"id":"$E"}`},
+		{"canvas_create_group", `canvas_group","action":"create`, `{"title":"H","childIds":["$B"],"childLayout":"column"}`},
+		{"canvas_group_nodes", `canvas_group","action":"add`, `{"groupId":"$G","childIds":["$B"]}`},
+		{"canvas_ungroup", `canvas_group","action":"ungroup`, `{"groupId":"$G"}`},
+		{"canvas_undo", `canvas_history","action":"undo`, `{}`},
+		{"canvas_redo", `canvas_history","action":"redo`, `{}`},
+		{"canvas_arrange", `canvas_view","action":"arrange`, `{"layout":"flow"}`},
+		{"canvas_focus_node", `canvas_view","action":"focus`, `{"id":"$A","noPan":true}`},
+		{"canvas_fit_view", `canvas_view","action":"fit`, `{"width":1000,"height":800}`},
+		{"canvas_clear", `canvas_view","action":"clear`, `{}`},
+		{"canvas_remove_annotation", `canvas_view","action":"remove-annotation`, `{"id":"ink-1"}`},
+		{"canvas_search", `canvas_query","action":"search`, `{"query":"alpha beta","limit":1}`},
+		{"canvas_get_layout", `canvas_query","action":"layout`, `{}`},
+		{"canvas_get_layout", `canvas_query","action":"layout`, `{"full":true}`},
+		{"canvas_validate", `canvas_query","action":"validate`, `{}`},
+	}
+	for _, tt := range tests {
+		composite, action, _ := strings.Cut(tt.composite, `","action":"`)
+		t.Run(composite+" "+action+" "+tt.args, func(t *testing.T) {
+			run := func(tool string, withAction bool) *mcpapi.Result {
+				h := newHarness(t)
+				ids := setup(h)
+				args := tt.args
+				for k, v := range ids {
+					args = strings.ReplaceAll(args, k, v)
+				}
+				if withAction {
+					args = `{"action":"` + action + `",` + strings.TrimPrefix(args, "{")
+					args = strings.Replace(args, ",}", "}", 1)
+				}
+				return h.call(tool, args)
+			}
+			legacy, comp := run(tt.legacy, false), run(composite, true)
+			if legacy.IsError != comp.IsError || norm(legacy.Text) != norm(comp.Text) {
+				t.Errorf("legacy %s: isError=%v %s\ncomposite %s: isError=%v %s", tt.legacy, legacy.IsError, legacy.Text,
+					composite, comp.IsError, comp.Text)
+			}
+		})
+	}
+}
+
+type jsonRaw = json.RawMessage
+
+func mustUnmarshal(t *testing.T, text string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(text), v); err != nil {
+		t.Fatalf("%v: %s", err, text)
+	}
+}
