@@ -80,7 +80,11 @@ func NewServer(opts Options) *Server {
 		server.WithToolFilter(inRegistrationOrder),
 	)
 	for _, t := range opts.Caller.Registry.Tools(opts.Compact) {
-		s.mcp.AddTool(mcp.NewToolWithRawSchema(t.Name, t.Description, InputSchema(t)), s.toolHandler(t.Name))
+		schema := InputSchema(t)
+		if opts.Compact {
+			schema = CompactSchema(t)
+		}
+		s.mcp.AddTool(mcp.NewToolWithRawSchema(t.Name, t.Description, schema), s.toolHandler(t.Name))
 	}
 	for _, r := range AllResources() {
 		s.mcp.AddResource(mcp.NewResource(r.URI, r.Name, mcp.WithResourceDescription(r.Description), mcp.WithMIMEType(r.MimeType)),
@@ -106,6 +110,59 @@ func inRegistrationOrder(_ context.Context, tools []mcp.Tool) []mcp.Tool {
 
 // MCP returns the underlying mcp-go server (in-process clients in tests).
 func (s *Server) MCP() *server.MCPServer { return s.mcp }
+
+// CompactSchema is the schema the compact surface advertises: the same
+// fields, types, enums and required fields, with descriptions kept only on
+// the discriminators (action, kind). The compact surface exists to spend
+// less of an agent's context; field meanings are in the full surface and
+// the tool descriptions.
+func CompactSchema(t *Tool) json.RawMessage {
+	discs := map[string]bool{}
+	for _, d := range t.Discriminators {
+		discs[d.Name] = true
+	}
+	short := *t
+	short.Fields = make([]Field, len(t.Fields))
+	for i, f := range t.Fields {
+		if !discs[f.Name] {
+			f.Schema = withoutDescriptions(f.Schema)
+		}
+		short.Fields[i] = f
+	}
+	return InputSchema(&short)
+}
+
+func withoutDescriptions(o Obj) Obj {
+	out := make(Obj, 0, len(o))
+	for _, kv := range o {
+		if kv.K == "description" {
+			continue
+		}
+		switch v := kv.V.(type) {
+		case Obj:
+			if kv.K == "properties" { // keys here are field names, not keywords
+				props := make(Obj, len(v))
+				for i, p := range v {
+					if ps, ok := p.V.(Obj); ok {
+						p.V = withoutDescriptions(ps)
+					}
+					props[i] = p
+				}
+				kv.V = props
+				break
+			}
+			kv.V = withoutDescriptions(v)
+		case []Obj:
+			alts := make([]Obj, len(v))
+			for i, a := range v {
+				alts[i] = withoutDescriptions(a)
+			}
+			kv.V = alts
+		}
+		out = append(out, kv)
+	}
+	return out
+}
 
 // InputSchema is a tool's advertised JSON Schema: its fields in order, plus
 // the optional canvas selector every tool takes.

@@ -19,16 +19,16 @@ func TestSnapshotTools(t *testing.T) {
 	s := decode(t, saved)
 	snapID := s["id"].(string)
 	meta := s["snapshot"].(map[string]any)
-	eq(t, "snapshot", []any{meta["id"], meta["name"], meta["nodeCount"], meta["edgeCount"]}, []any{snapID, "first", 3.0, 0.0})
-	eq(t, "snapshot keys", rawKeys(t, saved, "snapshot"), []string{"id", "name", "createdAt", "nodeCount", "edgeCount"})
+	deepEq(t, "snapshot", []any{meta["id"], meta["name"], meta["nodeCount"], meta["edgeCount"]}, []any{snapID, "first", 3.0, 0.0})
+	deepEq(t, "snapshot keys", rawKeys(t, saved, "snapshot"), []string{"id", "name", "createdAt", "nodeCount", "edgeCount"})
 
 	list := h.text("canvas_list_snapshots", `{}`)
-	eq(t, "list keys", keysOf(t, list), []string{"snapshots"})
+	deepEq(t, "list keys", keysOf(t, list), []string{"snapshots"})
 	rows := decode(t, list)["snapshots"].([]any)
-	eq(t, "listed", rows, []any{meta})
-	eq(t, "filtered out", h.text("canvas_list_snapshots", `{"query":"zzz"}`), "{\n  \"snapshots\": []\n}")
-	eq(t, "q wins", len(decode(t, h.text("canvas_list_snapshots", `{"q":"FIR","query":"zzz"}`))["snapshots"].([]any)), 1)
-	eq(t, "non-string q ignored", len(decode(t, h.text("canvas_list_snapshots", `{"q":5,"query":"fir"}`))["snapshots"].([]any)), 1)
+	deepEq(t, "listed", rows, []any{meta})
+	deepEq(t, "filtered out", h.text("canvas_list_snapshots", `{"query":"zzz"}`), "{\n  \"snapshots\": []\n}")
+	deepEq(t, "q wins", len(decode(t, h.text("canvas_list_snapshots", `{"q":"FIR","query":"zzz"}`))["snapshots"].([]any)), 1)
+	deepEq(t, "non-string q ignored", len(decode(t, h.text("canvas_list_snapshots", `{"q":5,"query":"fir"}`))["snapshots"].([]any)), 1)
 
 	h.text("canvas_update_node", `{"id":"`+a+`","title":"Alpha 2"}`)
 	diff := h.text("canvas_diff", `{"snapshot":"first","id":"ignored"}`)
@@ -38,25 +38,25 @@ func TestSnapshotTools(t *testing.T) {
 
 	h.addNode("Beta")
 	restored := h.text("canvas_restore", `{"id":"first"}`)
-	eq(t, "restore keys", keysOf(t, restored), []string{"ok", "restored", "summary"})
-	eq(t, "summary keys", rawKeys(t, restored, "summary"), []string{"nodeCount", "edgeCount", "annotationCount", "nodesByType", "viewport"})
-	eq(t, "nodesByType order", rawKeys(t, restored, "summary", "nodesByType"), []string{"status", "context", "markdown"})
+	deepEq(t, "restore keys", keysOf(t, restored), []string{"ok", "restored", "summary"})
+	deepEq(t, "summary keys", rawKeys(t, restored, "summary"), []string{"nodeCount", "edgeCount", "annotationCount", "nodesByType", "viewport"})
+	deepEq(t, "nodesByType order", rawKeys(t, restored, "summary", "nodesByType"), []string{"status", "context", "markdown"})
 	r := decode(t, restored)
-	eq(t, "restored as given", r["restored"], "first")
+	deepEq(t, "restored as given", r["restored"], "first")
 	sum := r["summary"].(map[string]any)
-	eq(t, "summary", []any{sum["nodeCount"], sum["edgeCount"], sum["annotationCount"], sum["nodesByType"]},
+	deepEq(t, "summary", []any{sum["nodeCount"], sum["edgeCount"], sum["annotationCount"], sum["nodesByType"]},
 		[]any{3.0, 0.0, 0.0, map[string]any{"status": 1.0, "context": 1.0, "markdown": 1.0}})
-	eq(t, "title back", h.ok("canvas_get_node", `{"id":"`+a+`"}`)["title"], "Alpha")
+	deepEq(t, "title back", h.ok("canvas_get_node", `{"id":"`+a+`"}`)["title"], "Alpha")
 
 	h.text("canvas_snapshot", `{"name":"second"}`)
 	h.text("canvas_snapshot", `{"name":"third"}`)
 	gc := h.text("canvas_gc_snapshots", `{"keep":1,"dryRun":true}`)
-	eq(t, "gc keys", keysOf(t, gc), []string{"ok", "kept", "deleted", "dryRun"})
+	deepEq(t, "gc keys", keysOf(t, gc), []string{"ok", "kept", "deleted", "dryRun"})
 	g := decode(t, gc)
-	eq(t, "gc", []any{g["kept"], len(g["deleted"].([]any)), g["dryRun"]}, []any{1.0, 2, true})
-	eq(t, "dry run deleted nothing", len(decode(t, h.text("canvas_list_snapshots", `{}`))["snapshots"].([]any)), 3)
+	deepEq(t, "gc", []any{g["kept"], len(g["deleted"].([]any)), g["dryRun"]}, []any{1.0, 2, true})
+	deepEq(t, "dry run deleted nothing", len(decode(t, h.text("canvas_list_snapshots", `{}`))["snapshots"].([]any)), 3)
 
-	eq(t, "delete", h.text("canvas_delete_snapshot", `{"id":"`+snapID+`"}`), `{"ok":true,"deleted":"`+snapID+`"}`)
+	deepEq(t, "delete", h.text("canvas_delete_snapshot", `{"id":"`+snapID+`"}`), `{"ok":true,"deleted":"`+snapID+`"}`)
 
 	tests := []struct{ tool, args, want string }{
 		{"canvas_snapshot", `{}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_snapshot: name: required`},
@@ -125,42 +125,42 @@ func TestBatch(t *testing.T) {
 		{"op":"edge.add","assign":"e","args":{"from":"$a","to":"$b","type":"flow","label":"next"}},
 		{"op":"pin.add","args":{"nodeIds":["$a"]}},
 		{"op":"arrange","args":{"layout":"column"}}]}`)
-	eq(t, "keys", keysOf(t, text), []string{"ok", "results", "refs", "revision"})
+	deepEq(t, "keys", keysOf(t, text), []string{"ok", "results", "refs", "revision"})
 	out := decode(t, text)
 	results := out["results"].([]any)
 	nodeA := results[0].(map[string]any)
-	eq(t, "node result", []any{nodeA["ok"], nodeA["type"], nodeA["kind"], nodeA["title"], nodeA["content"], nodeA["data"], nodeA["zIndex"]},
+	deepEq(t, "node result", []any{nodeA["ok"], nodeA["type"], nodeA["kind"], nodeA["title"], nodeA["content"], nodeA["data"], nodeA["zIndex"]},
 		[]any{true, "markdown", "markdown", "Batch A", "alpha", nil, nil})
 	var raw struct {
 		Results []jsonRaw `json:"results"`
 		Refs    map[string]jsonRaw
 	}
 	mustUnmarshal(t, text, &raw)
-	eq(t, "node result keys", keysOf(t, string(raw.Results[0])), []string{"ok", "id", "type", "kind", "title", "content", "position", "size"})
-	eq(t, "size order", rawKeys(t, string(raw.Results[0]), "size"), []string{"width", "height"})
+	deepEq(t, "node result keys", keysOf(t, string(raw.Results[0])), []string{"ok", "id", "type", "kind", "title", "content", "position", "size"})
+	deepEq(t, "size order", rawKeys(t, string(raw.Results[0]), "size"), []string{"width", "height"})
 	edge := results[2].(map[string]any)
-	eq(t, "edge result (label dropped)", edge, map[string]any{"ok": true, "id": edge["id"], "type": "flow", "from": nodeA["id"], "to": results[1].(map[string]any)["id"]})
-	eq(t, "edge keys", keysOf(t, string(raw.Results[2])), []string{"ok", "id", "type", "from", "to"})
-	eq(t, "pin result", results[3], map[string]any{"ok": true, "count": 1.0, "nodeIds": []any{nodeA["id"]}})
-	eq(t, "pin keys", keysOf(t, string(raw.Results[3])), []string{"ok", "count", "nodeIds"})
-	eq(t, "arrange keys", keysOf(t, string(raw.Results[4])), []string{"ok", "arranged", "layout"})
-	eq(t, "refs in assignment order", rawKeys(t, text, "refs"), []string{"a", "b", "e"})
+	deepEq(t, "edge result (label dropped)", edge, map[string]any{"ok": true, "id": edge["id"], "type": "flow", "from": nodeA["id"], "to": results[1].(map[string]any)["id"]})
+	deepEq(t, "edge keys", keysOf(t, string(raw.Results[2])), []string{"ok", "id", "type", "from", "to"})
+	deepEq(t, "pin result", results[3], map[string]any{"ok": true, "count": 1.0, "nodeIds": []any{nodeA["id"]}})
+	deepEq(t, "pin keys", keysOf(t, string(raw.Results[3])), []string{"ok", "count", "nodeIds"})
+	deepEq(t, "arrange keys", keysOf(t, string(raw.Results[4])), []string{"ok", "arranged", "layout"})
+	deepEq(t, "refs in assignment order", rawKeys(t, text, "refs"), []string{"a", "b", "e"})
 	reordered := h.text("canvas_batch", `{"operations":[
 		{"op":"node.add","assign":"z","args":{"type":"markdown","title":"Z"}},
 		{"op":"node.add","assign":"m","args":{"type":"markdown","title":"M"}},
 		{"op":"node.update","assign":"z","args":{"id":"$z","title":"Z2"}}]}`)
-	eq(t, "refs keep first assignment order", rawKeys(t, reordered, "refs"), []string{"z", "m"})
-	eq(t, "reassigned ref holds the last result", decode(t, reordered)["refs"].(map[string]any)["z"].(map[string]any)["title"], "Z2")
+	deepEq(t, "refs keep first assignment order", rawKeys(t, reordered, "refs"), []string{"z", "m"})
+	deepEq(t, "reassigned ref holds the last result", decode(t, reordered)["refs"].(map[string]any)["z"].(map[string]any)["title"], "Z2")
 	refs := out["refs"].(map[string]any)
-	eq(t, "refs", []any{refs["a"], refs["e"]}, []any{results[0], results[2]})
-	eq(t, "pinned", h.op("pinned.get", `{}`)["nodeIds"], []any{nodeA["id"]})
+	deepEq(t, "refs", []any{refs["a"], refs["e"]}, []any{results[0], results[2]})
+	deepEq(t, "pinned", h.op("pinned.get", `{}`)["nodeIds"], []any{nodeA["id"]})
 
 	// full: entries keep every key, in the serialized node's order.
 	full := h.text("canvas_batch", `{"operations":[{"op":"node.add","args":{"type":"markdown","title":"F"}},{"op":"node.remove","args":{"id":"status-main"}}],"full":true}`)
 	mustUnmarshal(t, full, &raw)
-	eq(t, "full node keys", keysOf(t, string(raw.Results[0])), append([]string{"ok"}, fullNodeKeys...))
-	eq(t, "remove result keys", keysOf(t, string(raw.Results[1])), []string{"ok", "id", "removed"})
-	eq(t, "verbose", norm(h.text("canvas_batch", `{"operations":[{"op":"node.add","args":{"type":"markdown","title":"F","x":0,"y":0}}],"verbose":true}`)) != "", true)
+	deepEq(t, "full node keys", keysOf(t, string(raw.Results[0])), append([]string{"ok"}, fullNodeKeys...))
+	deepEq(t, "remove result keys", keysOf(t, string(raw.Results[1])), []string{"ok", "id", "removed"})
+	deepEq(t, "verbose", norm(h.text("canvas_batch", `{"operations":[{"op":"node.add","args":{"type":"markdown","title":"F","x":0,"y":0}}],"verbose":true}`)) != "", true)
 
 	// Failure: isError with the envelope; atomic, so nothing was applied.
 	before := len(h.op("layout.get", `{}`)["nodes"].([]any))
@@ -168,20 +168,20 @@ func TestBatch(t *testing.T) {
 	if !r.IsError {
 		t.Fatalf("failed batch is not isError: %s", r.Text)
 	}
-	eq(t, "failure keys", keysOf(t, r.Text), []string{"ok", "failedIndex", "error", "failedCode", "results", "refs"})
+	deepEq(t, "failure keys", keysOf(t, r.Text), []string{"ok", "failedIndex", "error", "failedCode", "results", "refs"})
 	f := decode(t, r.Text)
-	eq(t, "failure", []any{f["ok"], f["failedIndex"], f["error"], f["failedCode"], len(f["results"].([]any))},
+	deepEq(t, "failure", []any{f["ok"], f["failedIndex"], f["error"], f["failedCode"], len(f["results"].([]any))},
 		[]any{false, 1.0, `Unsupported canvas_batch operation "node.frob".`, "bad-request", 1})
-	eq(t, "failure refs compacted", f["refs"].(map[string]any)["a"].(map[string]any)["title"], "Never")
+	deepEq(t, "failure refs compacted", f["refs"].(map[string]any)["a"].(map[string]any)["title"], "Never")
 	if !strings.HasPrefix(r.Text, "{\n  \"ok\": false,") {
 		t.Errorf("failure is pretty: %s", r.Text)
 	}
-	eq(t, "nothing applied", len(h.op("layout.get", `{}`)["nodes"].([]any)), before)
+	deepEq(t, "nothing applied", len(h.op("layout.get", `{}`)["nodes"].([]any)), before)
 
 	nf := h.call("canvas_batch", `{"operations":[{"op":"node.remove","args":{"id":"nope"}}]}`)
-	eq(t, "op failure", []any{nf.IsError, decode(t, nf.Text)["error"], decode(t, nf.Text)["failedCode"]}, []any{true, `Node "nope" not found.`, "not-found"})
+	deepEq(t, "op failure", []any{nf.IsError, decode(t, nf.Text)["error"], decode(t, nf.Text)["failedCode"]}, []any{true, `Node "nope" not found.`, "not-found"})
 
-	eq(t, "empty", h.text("canvas_batch", `{"operations":[]}`), "{\n  \"ok\": true,\n  \"results\": [],\n  \"refs\": {}\n}")
+	deepEq(t, "empty", h.text("canvas_batch", `{"operations":[]}`), "{\n  \"ok\": true,\n  \"results\": [],\n  \"refs\": {}\n}")
 	h.fails("canvas_batch", `{"operations":[{"args":{}}]}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_batch: operations: [0]: op: required`)
 	h.fails("canvas_batch", `{"operations":[{"op":5}]}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_batch: operations: [0]: op: expected string, received number`)
 	h.fails("canvas_batch", `{}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_batch: operations: required`)

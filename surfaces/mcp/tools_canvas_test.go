@@ -29,16 +29,6 @@ func (h *harness) op(op, input string) map[string]any {
 	return out
 }
 
-// text runs a tool, fails on isError and returns the text.
-func (h *harness) text(tool, args string) string {
-	h.t.Helper()
-	r := h.call(tool, args)
-	if r.IsError {
-		h.t.Fatalf("%s %s: isError %s", tool, args, r.Text)
-	}
-	return r.Text
-}
-
 // errText runs a tool and asserts an isError result, returning its text.
 func (h *harness) errText(tool, args string) string {
 	h.t.Helper()
@@ -89,15 +79,6 @@ func rawKeys(t *testing.T, text string, path ...string) []string {
 	return keysOf(t, cur)
 }
 
-func decode(t *testing.T, text string) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(text), &m); err != nil {
-		t.Fatalf("not JSON: %s", text)
-	}
-	return m
-}
-
 var idPattern = regexp.MustCompile(`\b(node|group|edge|snap|ann)-[a-z0-9]+-[a-z0-9]+\b`)
 var timePattern = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`)
 
@@ -106,7 +87,7 @@ func norm(s string) string {
 	return timePattern.ReplaceAllString(idPattern.ReplaceAllString(s, "<$1>"), "<time>")
 }
 
-func eq(t *testing.T, what string, got, want any) {
+func deepEq(t *testing.T, what string, got, want any) {
 	t.Helper()
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s: got %#v, want %#v", what, got, want)
@@ -187,8 +168,8 @@ func TestCanvasToolSchemas(t *testing.T) {
 					req = append(req, f.Name)
 				}
 			}
-			eq(t, "fields", strings.Join(names, " "), tt.fields)
-			eq(t, "required", strings.Join(req, " "), tt.required)
+			deepEq(t, "fields", strings.Join(names, " "), tt.fields)
+			deepEq(t, "required", strings.Join(req, " "), tt.required)
 		})
 	}
 }
@@ -227,7 +208,7 @@ func TestCanvasCompositeFieldTypes(t *testing.T) {
 		{"canvas_query", "q", nil}, {"canvas_query", "query", "string"},
 	}
 	for _, tt := range tests {
-		eq(t, tt.tool+"."+tt.field, typeOf(tt.tool, tt.field), tt.typ)
+		deepEq(t, tt.tool+"."+tt.field, typeOf(tt.tool, tt.field), tt.typ)
 	}
 	if s := schema("canvas_group", "childLayout"); !strings.Contains(s, `"enum":["grid","column","flow"]`) {
 		t.Errorf("canvas_group.childLayout: %s", s)
@@ -287,52 +268,52 @@ func TestCanvasDeprecationPrefixes(t *testing.T) {
 func TestAddNode(t *testing.T) {
 	h := newHarness(t)
 	text := h.text("canvas_add_node", `{"type":"markdown","title":"Draft note","content":"# Hello\nfrom the agent"}`)
-	eq(t, "keys", keysOf(t, text), []string{"ok", "node", "id", "nodeId"})
-	eq(t, "node keys", rawKeys(t, text, "node"), compactNodeKeys)
+	deepEq(t, "keys", keysOf(t, text), []string{"ok", "node", "id", "nodeId"})
+	deepEq(t, "node keys", rawKeys(t, text, "node"), compactNodeKeys)
 	out := decode(t, text)
 	node := out["node"].(map[string]any)
-	eq(t, "id", out["nodeId"], out["id"])
-	eq(t, "node.id", node["id"], out["id"])
-	eq(t, "title", node["title"], "Draft note")
-	eq(t, "content", node["content"], "# Hello\nfrom the agent")
-	eq(t, "position", node["position"], map[string]any{"x": 1474.0, "y": 80.0})
-	eq(t, "size", node["size"], map[string]any{"width": 640.0, "height": 420.0})
+	deepEq(t, "id", out["nodeId"], out["id"])
+	deepEq(t, "node.id", node["id"], out["id"])
+	deepEq(t, "title", node["title"], "Draft note")
+	deepEq(t, "content", node["content"], "# Hello\nfrom the agent")
+	deepEq(t, "position", node["position"], map[string]any{"x": 1474.0, "y": 80.0})
+	deepEq(t, "size", node["size"], map[string]any{"width": 640.0, "height": 420.0})
 	if !strings.HasPrefix(text, "{\n  \"ok\": true,") {
 		t.Errorf("not pretty: %s", text)
 	}
 
 	// full: the full node, spread, nodeId, then our revision.
 	full := h.text("canvas_add_node", `{"type":"trace","title":"T","toolName":"grep","status":"running","strictSize":true,"width":320,"height":140,"full":true}`)
-	eq(t, "full keys", keysOf(t, full), append(append([]string{"ok", "node"}, fullNodeKeys...), "nodeId", "revision"))
-	eq(t, "full node keys", rawKeys(t, full, "node"), fullNodeKeys)
+	deepEq(t, "full keys", keysOf(t, full), append(append([]string{"ok", "node"}, fullNodeKeys...), "nodeId", "revision"))
+	deepEq(t, "full node keys", rawKeys(t, full, "node"), fullNodeKeys)
 	f := decode(t, full)
 	data := f["data"].(map[string]any)
-	eq(t, "trace data", []any{data["toolName"], data["status"], data["strictSize"]}, []any{"grep", "running", true})
-	eq(t, "strict size", f["size"], map[string]any{"width": 320.0, "height": 140.0})
+	deepEq(t, "trace data", []any{data["toolName"], data["status"], data["strictSize"]}, []any{"grep", "running", true})
+	deepEq(t, "strict size", f["size"], map[string]any{"width": 320.0, "height": 140.0})
 	if v := h.text("canvas_add_node", `{"type":"markdown","verbose":true}`); !strings.Contains(v, `"zIndex"`) {
 		t.Errorf("verbose is full: %s", v)
 	}
 
 	// Dropped fields: a wrong-typed title is silently ignored.
 	n := h.ok("canvas_add_node", `{"type":"markdown","title":5,"content":"c"}`)["node"].(map[string]any)
-	eq(t, "dropped title", n["title"], nil)
+	deepEq(t, "dropped title", n["title"], nil)
 	// Arrays only for the html list fields; position/size objects only.
 	html := h.ok("canvas_add_node", `{"type":"html","html":"<p>x</p>","slideTitles":"nope","embeddedUrls":["u"],"position":"x","full":true}`)
 	hd := html["data"].(map[string]any)
-	eq(t, "slideTitles dropped", hd["slideTitles"], nil)
-	eq(t, "embeddedUrls kept", hd["embeddedUrls"], []any{"u"})
+	deepEq(t, "slideTitles dropped", hd["slideTitles"], nil)
+	deepEq(t, "embeddedUrls kept", hd["embeddedUrls"], []any{"u"})
 
 	// A webpage answers the whole body, compact (no page fetch yet).
 	web := h.text("canvas_add_node", `{"type":"webpage","url":"https://example.com/a"}`)
 	if !strings.HasPrefix(web, `{"ok":true,"node":{`) || strings.Contains(web, "\n") || !strings.Contains(web, `"nodeId":"node-`) {
 		t.Errorf("webpage: %s", web)
 	}
-	eq(t, "webpage url", decode(t, web)["url"], "https://example.com/a")
+	deepEq(t, "webpage url", decode(t, web)["url"], "https://example.com/a")
 
 	// A group node.
 	a, b := h.addNode("A"), h.addNode("B")
 	g := h.ok("canvas_add_node", `{"type":"group","title":"G","childIds":["`+a+`","`+b+`"],"full":true}`)
-	eq(t, "group children", g["data"].(map[string]any)["children"], []any{a, b})
+	deepEq(t, "group children", g["data"].(map[string]any)["children"], []any{a, b})
 
 	tests := []struct{ args, want string }{
 		{`{"type":"webpage"}`, `Webpage nodes require a page URL via "url" (preferred) or "content".`},
@@ -365,8 +346,8 @@ func TestExternalAppHTMLIsElided(t *testing.T) {
 	text := h.text("canvas_add_node", `{"type":"mcp-app","title":"App","data":{"mode":"ext-app","html":"`+html+`","resourceUri":"ui://fixture/counter.html"},"full":true}`)
 	out := decode(t, text)
 	id := out["id"].(string)
-	eq(t, "add full html", out["data"].(map[string]any)["html"], want)
-	eq(t, "add full node html", out["node"].(map[string]any)["data"].(map[string]any)["html"], want)
+	deepEq(t, "add full html", out["data"].(map[string]any)["html"], want)
+	deepEq(t, "add full node html", out["node"].(map[string]any)["data"].(map[string]any)["html"], want)
 	for _, tt := range []struct{ tool, args string }{
 		{"canvas_get_node", `{"id":"` + id + `","full":true}`},
 		{"canvas_get_layout", `{"full":true}`},
@@ -379,11 +360,11 @@ func TestExternalAppHTMLIsElided(t *testing.T) {
 	}
 	// Other html is kept: an mcp-app that is not an external app.
 	plain := h.ok("canvas_add_node", `{"type":"mcp-app","data":{"html":"<i>keep</i>"},"full":true}`)
-	eq(t, "non ext-app html", plain["data"].(map[string]any)["html"], "<i>keep</i>")
+	deepEq(t, "non ext-app html", plain["data"].(map[string]any)["html"], "<i>keep</i>")
 	// Large payloads come back whole in full reads (never the sidecar summary).
 	big := strings.Repeat("x", 3000)
 	bigNode := h.ok("canvas_add_node", `{"type":"mcp-app","data":{"toolResult":"`+big+`"},"full":true}`)
-	eq(t, "blob inlined", bigNode["data"].(map[string]any)["toolResult"], big)
+	deepEq(t, "blob inlined", bigNode["data"].(map[string]any)["toolResult"], big)
 }
 
 func TestGetNode(t *testing.T) {
@@ -391,42 +372,42 @@ func TestGetNode(t *testing.T) {
 	id := h.addNode("Plan")
 	h.op("pin.set", `{"nodeIds":["`+id+`"]}`)
 	text := h.text("canvas_get_node", `{"id":"`+id+`"}`)
-	eq(t, "compact keys", keysOf(t, text), compactNodeKeys)
+	deepEq(t, "compact keys", keysOf(t, text), compactNodeKeys)
 	n := decode(t, text)
-	eq(t, "title", n["title"], "Plan")
-	eq(t, "content", n["content"], "body of Plan")
-	eq(t, "context pin reads pinned", n["pinned"], true)
+	deepEq(t, "title", n["title"], "Plan")
+	deepEq(t, "content", n["content"], "body of Plan")
+	deepEq(t, "context pin reads pinned", n["pinned"], true)
 	full := h.text("canvas_get_node", `{"id":"`+id+`","full":true,"includeBlobs":false}`)
-	eq(t, "full keys", keysOf(t, full), fullNodeKeys)
-	eq(t, "data", decode(t, full)["data"], map[string]any{"title": "Plan", "content": "body of Plan"})
+	deepEq(t, "full keys", keysOf(t, full), fullNodeKeys)
+	deepEq(t, "data", decode(t, full)["data"], map[string]any{"title": "Plan", "content": "body of Plan"})
 	h.fails("canvas_get_node", `{"id":"nope"}`, `Node "nope" not found.`)
 	h.fails("canvas_node", `{"action":"get"}`, `Invalid input for node.get: id: Invalid input: expected string, received undefined`)
 	// A field of another action is ignored (reference §5).
-	eq(t, "get with type", h.text("canvas_node", `{"action":"get","id":"`+id+`","type":"status"}`), text)
+	deepEq(t, "get with type", h.text("canvas_node", `{"action":"get","id":"`+id+`","type":"status"}`), text)
 }
 
 func TestUpdateNode(t *testing.T) {
 	h := newHarness(t)
 	id := h.addNode("Plan")
 	text := h.text("canvas_update_node", `{"id":"`+id+`","title":"Plan 2","x":10,"width":500,"collapsed":true}`)
-	eq(t, "keys", keysOf(t, text), []string{"ok", "node", "id", "nodeId"})
+	deepEq(t, "keys", keysOf(t, text), []string{"ok", "node", "id", "nodeId"})
 	n := decode(t, text)["node"].(map[string]any)
-	eq(t, "title", n["title"], "Plan 2")
-	eq(t, "position keeps y", n["position"], map[string]any{"x": 10.0, "y": 80.0})
-	eq(t, "size keeps height", n["size"], map[string]any{"width": 500.0, "height": 420.0})
-	eq(t, "collapsed", n["collapsed"], true)
+	deepEq(t, "title", n["title"], "Plan 2")
+	deepEq(t, "position keeps y", n["position"], map[string]any{"x": 10.0, "y": 80.0})
+	deepEq(t, "size keeps height", n["size"], map[string]any{"width": 500.0, "height": 420.0})
+	deepEq(t, "collapsed", n["collapsed"], true)
 
 	full := h.ok("canvas_update_node", `{"id":"`+id+`","arrangeLocked":true,"dockPosition":"right","pinned":true,"full":true}`)
-	eq(t, "arrangeLocked", full["data"].(map[string]any)["arrangeLocked"], true)
-	eq(t, "dock", full["dockPosition"], "right")
-	eq(t, "pinned", full["pinned"], true)
+	deepEq(t, "arrangeLocked", full["data"].(map[string]any)["arrangeLocked"], true)
+	deepEq(t, "dock", full["dockPosition"], "right")
+	deepEq(t, "pinned", full["pinned"], true)
 	undock := h.ok("canvas_update_node", `{"id":"`+id+`","dockPosition":null,"verbose":true}`)
-	eq(t, "undocked", undock["dockPosition"], nil)
+	deepEq(t, "undocked", undock["dockPosition"], nil)
 
 	// canvas_node update merges an object data (untyped there).
 	merged := h.ok("canvas_node", `{"action":"update","id":"`+id+`","data":{"extra":1},"title":7,"full":true}`)
-	eq(t, "data merged", merged["data"].(map[string]any)["extra"], 1.0)
-	eq(t, "wrong-typed title dropped", merged["title"], "Plan 2")
+	deepEq(t, "data merged", merged["data"].(map[string]any)["extra"], 1.0)
+	deepEq(t, "wrong-typed title dropped", merged["title"], "Plan 2")
 
 	// refresh: a webpage answers the reference's refresh-failure shape until
 	// pages are fetched; other types ignore it.
@@ -435,7 +416,7 @@ func TestUpdateNode(t *testing.T) {
 	if !r.IsError || r.Text != `{"ok":false,"id":"`+web+`","error":"Webpage refresh is not available yet."}` {
 		t.Errorf("refresh: %+v", r)
 	}
-	eq(t, "refresh ignored", decode(t, h.text("canvas_node", `{"action":"update","id":"`+id+`","refresh":true}`))["id"], id)
+	deepEq(t, "refresh ignored", decode(t, h.text("canvas_node", `{"action":"update","id":"`+id+`","refresh":true}`))["id"], id)
 
 	tests := []struct{ tool, args, want string }{
 		{"canvas_update_node", `{"id":"nope","title":"x"}`, `Node "nope" not found.`},
@@ -455,7 +436,7 @@ func TestUpdateNode(t *testing.T) {
 func TestRemoveNodeTools(t *testing.T) {
 	h := newHarness(t)
 	id := h.addNode("Gone")
-	eq(t, "remove", h.text("canvas_node", `{"action":"remove","id":"`+id+`"}`), `{"ok":true,"removed":"`+id+`","revision":3}`)
+	deepEq(t, "remove", h.text("canvas_node", `{"action":"remove","id":"`+id+`"}`), `{"ok":true,"removed":"`+id+`","revision":3}`)
 	h.fails("canvas_node", `{"action":"remove","id":"`+id+`"}`, `Node "`+id+`" not found.`)
 	h.fails("canvas_node", `{"action":"remove"}`, `Invalid input for node.remove: id: Invalid input: expected string, received undefined`)
 }
@@ -463,16 +444,16 @@ func TestRemoveNodeTools(t *testing.T) {
 func TestAddHTMLNode(t *testing.T) {
 	h := newHarness(t)
 	text := h.text("canvas_add_html_node", `{"html":"<p>hi</p>","title":"H","description":"d","presentation":false,"strictSize":false,"slideTitles":["one"],"x":10,"y":20,"axCapabilities":{"enabled":true,"allowed":["ax.work.create"]}}`)
-	eq(t, "keys", keysOf(t, text), []string{"ok", "node", "id", "nodeId"})
+	deepEq(t, "keys", keysOf(t, text), []string{"ok", "node", "id", "nodeId"})
 	n := decode(t, text)["node"].(map[string]any)
-	eq(t, "type", n["type"], "html")
-	eq(t, "geometry", []any{n["position"], n["size"]}, []any{map[string]any{"x": 10.0, "y": 20.0}, map[string]any{"width": 720.0, "height": 640.0}})
+	deepEq(t, "type", n["type"], "html")
+	deepEq(t, "geometry", []any{n["position"], n["size"]}, []any{map[string]any{"x": 10.0, "y": 20.0}, map[string]any{"width": 720.0, "height": 640.0}})
 	full := h.ok("canvas_get_node", `{"id":"`+n["id"].(string)+`","full":true}`)
 	data := full["data"].(map[string]any)
-	eq(t, "html", data["html"], "<p>hi</p>")
-	eq(t, "slideTitles", data["slideTitles"], []any{"one"})
-	eq(t, "false flags not forwarded", []any{data["presentation"], data["strictSize"]}, []any{nil, nil})
-	eq(t, "axCapabilities", data["axCapabilities"].(map[string]any)["enabled"], true)
+	deepEq(t, "html", data["html"], "<p>hi</p>")
+	deepEq(t, "slideTitles", data["slideTitles"], []any{"one"})
+	deepEq(t, "false flags not forwarded", []any{data["presentation"], data["strictSize"]}, []any{nil, nil})
+	deepEq(t, "axCapabilities", data["axCapabilities"].(map[string]any)["enabled"], true)
 	if f := h.ok("canvas_add_html_node", `{"html":"<p/>","presentation":true,"full":true}`); f["data"].(map[string]any)["presentation"] != true {
 		t.Errorf("presentation true: %v", f["data"])
 	}
@@ -491,39 +472,39 @@ func TestGetLayout(t *testing.T) {
 	h.op("annotation.add", `{"points":[{"x":1480,"y":90},{"x":1500,"y":100}],"label":"look here"}`)
 
 	text := h.text("canvas_get_layout", `{}`)
-	eq(t, "keys", keysOf(t, text), []string{"summary", "viewport", "annotations", "nodes", "edges"})
-	eq(t, "summary keys", rawKeys(t, text, "summary"), []string{"totalNodes", "totalEdges", "totalAnnotations", "annotations", "nodesByType", "pinnedCount", "pinnedTitles", "viewport"})
+	deepEq(t, "keys", keysOf(t, text), []string{"summary", "viewport", "annotations", "nodes", "edges"})
+	deepEq(t, "summary keys", rawKeys(t, text, "summary"), []string{"totalNodes", "totalEdges", "totalAnnotations", "annotations", "nodesByType", "pinnedCount", "pinnedTitles", "viewport"})
 	l := decode(t, text)
 	s := l["summary"].(map[string]any)
-	eq(t, "counts", []any{s["totalNodes"], s["totalEdges"], s["totalAnnotations"], s["pinnedCount"]}, []any{4.0, 1.0, 1.0, 1.0})
-	eq(t, "pinnedTitles", s["pinnedTitles"], []any{"Alpha"})
-	eq(t, "nodesByType", s["nodesByType"], map[string]any{"status": 1.0, "context": 1.0, "markdown": 2.0})
+	deepEq(t, "counts", []any{s["totalNodes"], s["totalEdges"], s["totalAnnotations"], s["pinnedCount"]}, []any{4.0, 1.0, 1.0, 1.0})
+	deepEq(t, "pinnedTitles", s["pinnedTitles"], []any{"Alpha"})
+	deepEq(t, "nodesByType", s["nodesByType"], map[string]any{"status": 1.0, "context": 1.0, "markdown": 2.0})
 	ann := l["annotations"].([]any)[0].(map[string]any)
-	eq(t, "annotation", []any{ann["label"], ann["target"], ann["targetNodeIds"], ann["points"]}, []any{"look here", "Alpha", []any{a}, nil})
-	eq(t, "summary annotations", s["annotations"], l["annotations"])
+	deepEq(t, "annotation", []any{ann["label"], ann["target"], ann["targetNodeIds"], ann["points"]}, []any{"look here", "Alpha", []any{a}, nil})
+	deepEq(t, "summary annotations", s["annotations"], l["annotations"])
 	nodes := l["nodes"].([]any)
-	eq(t, "node count", len(nodes), 4)
+	deepEq(t, "node count", len(nodes), 4)
 	alpha := nodes[2].(map[string]any)
-	eq(t, "compact node", []any{alpha["id"], alpha["pinned"], alpha["data"]}, []any{a, true, nil})
-	eq(t, "edge", l["edges"], []any{map[string]any{"id": l["edges"].([]any)[0].(map[string]any)["id"], "from": a, "to": b, "type": "flow", "label": "next", "style": "dashed", "animated": false}})
+	deepEq(t, "compact node", []any{alpha["id"], alpha["pinned"], alpha["data"]}, []any{a, true, nil})
+	deepEq(t, "edge", l["edges"], []any{map[string]any{"id": l["edges"].([]any)[0].(map[string]any)["id"], "from": a, "to": b, "type": "flow", "label": "next", "style": "dashed", "animated": false}})
 	var raw struct {
 		Nodes []json.RawMessage `json:"nodes"`
 		Edges []json.RawMessage `json:"edges"`
 	}
 	_ = json.Unmarshal([]byte(text), &raw)
-	eq(t, "compact node keys", keysOf(t, string(raw.Nodes[0])), compactNodeKeys)
-	eq(t, "edge keys", keysOf(t, string(raw.Edges[0])), []string{"id", "from", "to", "type", "label", "style", "animated"})
+	deepEq(t, "compact node keys", keysOf(t, string(raw.Nodes[0])), compactNodeKeys)
+	deepEq(t, "edge keys", keysOf(t, string(raw.Edges[0])), []string{"id", "from", "to", "type", "label", "style", "animated"})
 
 	full := h.text("canvas_get_layout", `{"full":true}`)
-	eq(t, "full keys", keysOf(t, full), []string{"viewport", "theme", "nodes", "edges", "annotations"})
+	deepEq(t, "full keys", keysOf(t, full), []string{"viewport", "theme", "nodes", "edges", "annotations"})
 	fl := decode(t, full)
-	eq(t, "theme", fl["theme"], "dark")
-	eq(t, "full annotations", fl["annotations"], l["annotations"])
+	deepEq(t, "theme", fl["theme"], "dark")
+	deepEq(t, "full annotations", fl["annotations"], l["annotations"])
 	_ = json.Unmarshal([]byte(full), &raw)
-	eq(t, "full node keys", keysOf(t, string(raw.Nodes[2])), fullNodeKeys)
-	eq(t, "verbose", h.text("canvas_get_layout", `{"verbose":true}`), full)
-	eq(t, "canvas_query layout", h.text("canvas_query", `{"action":"layout"}`), text)
-	eq(t, "canvas_query layout full", h.text("canvas_query", `{"action":"layout","full":true}`), full)
+	deepEq(t, "full node keys", keysOf(t, string(raw.Nodes[2])), fullNodeKeys)
+	deepEq(t, "verbose", h.text("canvas_get_layout", `{"verbose":true}`), full)
+	deepEq(t, "canvas_query layout", h.text("canvas_query", `{"action":"layout"}`), text)
+	deepEq(t, "canvas_query layout full", h.text("canvas_query", `{"action":"layout","full":true}`), full)
 }
 
 // --- edges -----------------------------------------------------------------
@@ -532,9 +513,9 @@ func TestEdgeTools(t *testing.T) {
 	h := newHarness(t)
 	a, b := h.addNode("Alpha"), h.addNode("Beta")
 	text := h.text("canvas_add_edge", `{"fromSearch":"alpha","toSearch":"Beta","type":"depends-on","style":"dotted","animated":true}`)
-	eq(t, "keys", keysOf(t, text), []string{"id", "from", "to", "type", "style", "animated"})
+	deepEq(t, "keys", keysOf(t, text), []string{"id", "from", "to", "type", "style", "animated"})
 	e := decode(t, text)
-	eq(t, "endpoints", []any{e["from"], e["to"], e["type"]}, []any{a, b, "depends-on"})
+	deepEq(t, "endpoints", []any{e["from"], e["to"], e["type"]}, []any{a, b, "depends-on"})
 	edge := e["id"].(string)
 
 	tests := []struct{ tool, args, want string }{
@@ -554,8 +535,8 @@ func TestEdgeTools(t *testing.T) {
 	}
 	// edge_id wins over id.
 	got := h.text("canvas_remove_edge", `{"id":"edge-nope","edge_id":"`+edge+`"}`)
-	eq(t, "removed", decode(t, got)["removed"], edge)
-	eq(t, "remove keys", keysOf(t, got), []string{"ok", "removed", "revision"})
+	deepEq(t, "removed", decode(t, got)["removed"], edge)
+	deepEq(t, "remove keys", keysOf(t, got), []string{"ok", "removed", "revision"})
 	if strings.Contains(got, "\n") {
 		t.Errorf("remove is compact: %s", got)
 	}
@@ -567,27 +548,27 @@ func TestViewTools(t *testing.T) {
 	h := newHarness(t)
 	a := h.addNode("Alpha")
 	h.addNode("Beta")
-	eq(t, "arrange", h.text("canvas_arrange", `{}`), `{"ok":true,"layout":"grid"}`)
-	eq(t, "arrange column", h.text("canvas_view", `{"action":"arrange","layout":"column"}`), `{"ok":true,"layout":"column"}`)
-	eq(t, "focus", h.text("canvas_focus_node", `{"id":"`+a+`"}`), `{"ok":true,"focused":"`+a+`","panned":true}`)
-	eq(t, "focus noPan", h.text("canvas_view", `{"action":"focus","id":"`+a+`","noPan":true}`), `{"ok":true,"focused":"`+a+`","panned":false}`)
+	deepEq(t, "arrange", h.text("canvas_arrange", `{}`), `{"ok":true,"layout":"grid"}`)
+	deepEq(t, "arrange column", h.text("canvas_view", `{"action":"arrange","layout":"column"}`), `{"ok":true,"layout":"column"}`)
+	deepEq(t, "focus", h.text("canvas_focus_node", `{"id":"`+a+`"}`), `{"ok":true,"focused":"`+a+`","panned":true}`)
+	deepEq(t, "focus noPan", h.text("canvas_view", `{"action":"focus","id":"`+a+`","noPan":true}`), `{"ok":true,"focused":"`+a+`","panned":false}`)
 	ax := h.op("ax.get", `{}`)
-	eq(t, "AX focus follows", ax["state"].(map[string]any)["focus"].(map[string]any)["nodeIds"], []any{a})
+	deepEq(t, "AX focus follows", ax["state"].(map[string]any)["focus"].(map[string]any)["nodeIds"], []any{a})
 
 	fit := h.text("canvas_fit_view", `{"nodeIds":["`+a+`"],"padding":"x"}`)
-	eq(t, "fit keys", keysOf(t, fit), []string{"ok", "viewport", "nodeCount", "bounds"})
+	deepEq(t, "fit keys", keysOf(t, fit), []string{"ok", "viewport", "nodeCount", "bounds"})
 	f := decode(t, fit)
-	eq(t, "fit count", f["nodeCount"], 1.0)
-	eq(t, "fit bounds", f["bounds"], map[string]any{"x": 40.0, "y": 80.0, "width": 640.0, "height": 420.0})
+	deepEq(t, "fit count", f["nodeCount"], 1.0)
+	deepEq(t, "fit bounds", f["bounds"], map[string]any{"x": 40.0, "y": 80.0, "width": 640.0, "height": 420.0})
 	if !strings.Contains(fit, "\n") {
 		t.Errorf("fit is pretty: %s", fit)
 	}
-	eq(t, "fit via canvas_view", h.text("canvas_view", `{"action":"fit","nodeIds":["`+a+`"]}`), fit)
+	deepEq(t, "fit via canvas_view", h.text("canvas_view", `{"action":"fit","nodeIds":["`+a+`"]}`), fit)
 
 	h.op("annotation.add", `{"id":"ink-1","points":[{"x":0,"y":0},{"x":10,"y":10}]}`)
 	removed := h.text("canvas_view", `{"action":"remove-annotation","id":"ink-1"}`)
-	eq(t, "remove annotation keys", keysOf(t, removed), []string{"ok", "removed", "revision"})
-	eq(t, "removed", decode(t, removed)["removed"], "ink-1")
+	deepEq(t, "remove annotation keys", keysOf(t, removed), []string{"ok", "removed", "revision"})
+	deepEq(t, "removed", decode(t, removed)["removed"], "ink-1")
 
 	tests := []struct{ tool, args, want string }{
 		{"canvas_focus_node", `{"id":"nope"}`, `Node "nope" not found.`},
@@ -608,9 +589,9 @@ func TestViewTools(t *testing.T) {
 		h.fails(tt.tool, tt.args, tt.want)
 	}
 
-	eq(t, "clear", h.text("canvas_clear", `{}`), `{"ok":true,"cleared":true}`)
-	eq(t, "cleared", len(h.op("layout.get", `{}`)["nodes"].([]any)), 0)
-	eq(t, "clear via canvas_view", h.text("canvas_view", `{"action":"clear"}`), `{"ok":true,"cleared":true}`)
+	deepEq(t, "clear", h.text("canvas_clear", `{}`), `{"ok":true,"cleared":true}`)
+	deepEq(t, "cleared", len(h.op("layout.get", `{}`)["nodes"].([]any)), 0)
+	deepEq(t, "clear via canvas_view", h.text("canvas_view", `{"action":"clear"}`), `{"ok":true,"cleared":true}`)
 }
 
 // --- groups ----------------------------------------------------------------
@@ -619,24 +600,24 @@ func TestGroupTools(t *testing.T) {
 	h := newHarness(t)
 	a, b, c := h.addNode("A"), h.addNode("B"), h.addNode("C")
 	text := h.text("canvas_create_group", `{"title":"G","childIds":["`+a+`"],"color":"#f00"}`)
-	eq(t, "keys", keysOf(t, text), []string{"ok", "node", "id", "nodeId"})
+	deepEq(t, "keys", keysOf(t, text), []string{"ok", "node", "id", "nodeId"})
 	g := decode(t, text)
 	gid := g["id"].(string)
-	eq(t, "group", []any{g["node"].(map[string]any)["type"], g["node"].(map[string]any)["title"]}, []any{"group", "G"})
+	deepEq(t, "group", []any{g["node"].(map[string]any)["type"], g["node"].(map[string]any)["title"]}, []any{"group", "G"})
 	if !strings.HasPrefix(gid, "group-") {
 		t.Errorf("group id %s", gid)
 	}
 	rev := func(text string) string {
 		return regexp.MustCompile(`"revision":\d+`).ReplaceAllString(text, `"revision":N`)
 	}
-	eq(t, "add", rev(h.text("canvas_group_nodes", `{"groupId":"`+gid+`","childIds":["`+b+`"]}`)), `{"ok":true,"groupId":"`+gid+`","revision":N}`)
+	deepEq(t, "add", rev(h.text("canvas_group_nodes", `{"groupId":"`+gid+`","childIds":["`+b+`"]}`)), `{"ok":true,"groupId":"`+gid+`","revision":N}`)
 	// canvas_group add: untyped childIds, non-string entries dropped.
-	eq(t, "add via canvas_group", rev(h.text("canvas_group", `{"action":"add","groupId":"`+gid+`","childIds":["`+c+`",5]}`)), `{"ok":true,"groupId":"`+gid+`","revision":N}`)
+	deepEq(t, "add via canvas_group", rev(h.text("canvas_group", `{"action":"add","groupId":"`+gid+`","childIds":["`+c+`",5]}`)), `{"ok":true,"groupId":"`+gid+`","revision":N}`)
 	full := h.ok("canvas_get_node", `{"id":"`+gid+`","full":true}`)
-	eq(t, "members", full["data"].(map[string]any)["children"], []any{a, b, c})
-	eq(t, "ungroup", rev(h.text("canvas_group", `{"action":"ungroup","groupId":"`+gid+`"}`)), `{"ok":true,"groupId":"`+gid+`","revision":N}`)
+	deepEq(t, "members", full["data"].(map[string]any)["children"], []any{a, b, c})
+	deepEq(t, "ungroup", rev(h.text("canvas_group", `{"action":"ungroup","groupId":"`+gid+`"}`)), `{"ok":true,"groupId":"`+gid+`","revision":N}`)
 	fullCreate := h.ok("canvas_group", `{"action":"create","title":"H","x":0,"y":600,"width":400,"height":300,"full":true}`)
-	eq(t, "manual frame", fullCreate["data"].(map[string]any)["frameMode"], "manual")
+	deepEq(t, "manual frame", fullCreate["data"].(map[string]any)["frameMode"], "manual")
 
 	tests := []struct{ tool, args, want string }{
 		{"canvas_create_group", `{"childIds":["nope"]}`, `Cannot create group: missing child node ID(s): nope.`},
@@ -657,10 +638,10 @@ func TestGroupTools(t *testing.T) {
 func TestPinNodes(t *testing.T) {
 	h := newHarness(t)
 	a, b := h.addNode("A"), h.addNode("B")
-	eq(t, "set", h.text("canvas_pin_nodes", `{"nodeIds":["`+a+`","`+b+`"]}`), `{"ok":true,"pinnedNodeIds":["`+a+`","`+b+`"]}`)
-	eq(t, "remove", h.text("canvas_pin_nodes", `{"nodeIds":["`+a+`"],"mode":"remove"}`), `{"ok":true,"pinnedNodeIds":["`+b+`"]}`)
-	eq(t, "add", h.text("canvas_pin_nodes", `{"nodeIds":["`+a+`"],"mode":"add"}`), `{"ok":true,"pinnedNodeIds":["`+b+`","`+a+`"]}`)
-	eq(t, "clear", h.text("canvas_pin_nodes", `{"nodeIds":[]}`), `{"ok":true,"pinnedNodeIds":[]}`)
+	deepEq(t, "set", h.text("canvas_pin_nodes", `{"nodeIds":["`+a+`","`+b+`"]}`), `{"ok":true,"pinnedNodeIds":["`+a+`","`+b+`"]}`)
+	deepEq(t, "remove", h.text("canvas_pin_nodes", `{"nodeIds":["`+a+`"],"mode":"remove"}`), `{"ok":true,"pinnedNodeIds":["`+b+`"]}`)
+	deepEq(t, "add", h.text("canvas_pin_nodes", `{"nodeIds":["`+a+`"],"mode":"add"}`), `{"ok":true,"pinnedNodeIds":["`+b+`","`+a+`"]}`)
+	deepEq(t, "clear", h.text("canvas_pin_nodes", `{"nodeIds":[]}`), `{"ok":true,"pinnedNodeIds":[]}`)
 	h.fails("canvas_pin_nodes", `{"nodeIds":["nope"]}`, `Cannot pin: unknown node ID(s): nope.`)
 	h.fails("canvas_pin_nodes", `{"nodeIds":["a"],"mode":"toggle"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_pin_nodes: mode: expected one of "set"|"add"|"remove"`)
 }
@@ -671,13 +652,13 @@ func TestSearch(t *testing.T) {
 		h.addNode("Report " + string(rune('a'+i)))
 	}
 	text := h.text("canvas_search", `{"query":" Report "}`)
-	eq(t, "keys", keysOf(t, text), []string{"query", "resultCount", "results"})
+	deepEq(t, "keys", keysOf(t, text), []string{"query", "resultCount", "results"})
 	s := decode(t, text)
-	eq(t, "query as given", s["query"], " Report ")
-	eq(t, "all matches counted", s["resultCount"], 12.0)
-	eq(t, "default limit 10", len(s["results"].([]any)), 10)
+	deepEq(t, "query as given", s["query"], " Report ")
+	deepEq(t, "all matches counted", s["resultCount"], 12.0)
+	deepEq(t, "default limit 10", len(s["results"].([]any)), 10)
 	r0 := s["results"].([]any)[0].(map[string]any)
-	eq(t, "result", []any{r0["type"], r0["title"], r0["score"]}, []any{"markdown", "Report a", 4.0})
+	deepEq(t, "result", []any{r0["type"], r0["title"], r0["score"]}, []any{"markdown", "Report a", 4.0})
 	tests := []struct {
 		args string
 		n    int
@@ -687,10 +668,10 @@ func TestSearch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		out := h.ok("canvas_search", tt.args)
-		eq(t, tt.args, len(out["results"].([]any)), tt.n)
+		deepEq(t, tt.args, len(out["results"].([]any)), tt.n)
 	}
-	eq(t, "canvas_query search", h.text("canvas_query", `{"action":"search","query":" Report "}`), text)
-	eq(t, "no query", h.text("canvas_query", `{"action":"search"}`), "{\n  \"resultCount\": 0,\n  \"results\": []\n}")
+	deepEq(t, "canvas_query search", h.text("canvas_query", `{"action":"search","query":" Report "}`), text)
+	deepEq(t, "no query", h.text("canvas_query", `{"action":"search"}`), "{\n  \"resultCount\": 0,\n  \"results\": []\n}")
 	h.fails("canvas_search", `{}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_search: query: required`)
 	h.fails("canvas_search", `{"query":"a","limit":"3"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_search: limit: expected number, received string`)
 }
@@ -698,13 +679,13 @@ func TestSearch(t *testing.T) {
 func TestUndoRedo(t *testing.T) {
 	h := newHarness(t)
 	// An empty history is a normal result, not an error.
-	eq(t, "nothing to undo", h.text("canvas_undo", `{}`), `{"ok":false,"description":"Nothing to undo","canUndo":false,"canRedo":false}`)
-	eq(t, "nothing to redo", h.text("canvas_history", `{"action":"redo"}`), `{"ok":false,"description":"Nothing to redo","canUndo":false,"canRedo":false}`)
+	deepEq(t, "nothing to undo", h.text("canvas_undo", `{}`), `{"ok":false,"description":"Nothing to undo","canUndo":false,"canRedo":false}`)
+	deepEq(t, "nothing to redo", h.text("canvas_history", `{"action":"redo"}`), `{"ok":false,"description":"Nothing to redo","canUndo":false,"canRedo":false}`)
 	h.addNode("Draft note")
-	eq(t, "undo", h.text("canvas_history", `{"action":"undo"}`), `{"ok":true,"description":"Undid: Added markdown node \"Draft note\"","canUndo":false,"canRedo":true}`)
-	eq(t, "node gone", len(h.op("layout.get", `{}`)["nodes"].([]any)), 2)
-	eq(t, "redo", h.text("canvas_redo", `{}`), `{"ok":true,"description":"Redid: Added markdown node \"Draft note\"","canUndo":true,"canRedo":false}`)
-	eq(t, "node back", len(h.op("layout.get", `{}`)["nodes"].([]any)), 3)
+	deepEq(t, "undo", h.text("canvas_history", `{"action":"undo"}`), `{"ok":true,"description":"Undid: Added markdown node \"Draft note\"","canUndo":false,"canRedo":true}`)
+	deepEq(t, "node gone", len(h.op("layout.get", `{}`)["nodes"].([]any)), 2)
+	deepEq(t, "redo", h.text("canvas_redo", `{}`), `{"ok":true,"description":"Redid: Added markdown node \"Draft note\"","canUndo":true,"canRedo":false}`)
+	deepEq(t, "node back", len(h.op("layout.get", `{}`)["nodes"].([]any)), 3)
 }
 
 func TestValidate(t *testing.T) {
@@ -712,12 +693,12 @@ func TestValidate(t *testing.T) {
 	h.ok("canvas_add_node", `{"type":"markdown","title":"A","x":0,"y":0}`)
 	h.ok("canvas_add_node", `{"type":"markdown","title":"B","x":10,"y":10}`)
 	text := h.text("canvas_validate", `{}`)
-	eq(t, "keys", keysOf(t, text), []string{"ok", "collisions", "containments", "containmentViolations", "missingEdgeEndpoints", "summary"})
+	deepEq(t, "keys", keysOf(t, text), []string{"ok", "collisions", "containments", "containmentViolations", "missingEdgeEndpoints", "summary"})
 	v := decode(t, text)
-	eq(t, "not ok", v["ok"], false)
+	deepEq(t, "not ok", v["ok"], false)
 	c := v["collisions"].([]any)[0].(map[string]any)
-	eq(t, "collision", []any{c["aTitle"], c["bTitle"]}, []any{"A", "B"})
-	eq(t, "canvas_query validate", h.text("canvas_query", `{"action":"validate"}`), text)
+	deepEq(t, "collision", []any{c["aTitle"], c["bTitle"]}, []any{"A", "B"})
+	deepEq(t, "canvas_query validate", h.text("canvas_query", `{"action":"validate"}`), text)
 }
 
 // --- composite parity --------------------------------------------------------
