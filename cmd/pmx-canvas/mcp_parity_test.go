@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	mcpapi "github.com/pmxcanvas/pmx-canvas/surfaces/mcp"
 )
@@ -112,7 +113,7 @@ var paritySteps = []struct{ tool, args string }{
 }
 
 var (
-	parityID        = regexp.MustCompile(`\b(node|group|edge|work|appr|elic|mode|rev|evt|evd|steer|snap|mut|ann|ui|graph)-[a-z0-9]{4,}(?:-[a-z0-9]{2,})?\b`)
+	parityID        = regexp.MustCompile(`\b(node|group|edge|work|appr|elic|mode|rev|evt|evd|steer|snap|mut|ann|ui|graph)-[a-z]*[0-9][a-z0-9]*(?:-[a-z0-9]{2,})?\b`)
 	parityTimestamp = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z`)
 	parityClock     = regexp.MustCompile(`\[\d\d:\d\d:\d\d\]`)
 	paritySession   = regexp.MustCompile(`pmx-[a-z0-9]{6,}`)
@@ -183,11 +184,22 @@ func TestMCPLocalAndRemoteAgree(t *testing.T) {
 			text, isErr := s.call(step.tool, args)
 			texts[j], errs[j] = ids[s].normalize(text), isErr
 		}
+		if testing.Verbose() {
+			t.Logf("%s -> isError=%v %.160s", step.tool, errs[0], texts[0])
+		}
 		if texts[0] != texts[1] || errs[0] != errs[1] {
 			t.Fatalf("step %d %s %s: local and remote differ\nlocal  (isError=%v): %s\nremote (isError=%v): %s",
 				i, step.tool, step.args, errs[0], texts[0], errs[1], texts[1])
 		}
 	}
+	// Remote awaits block for their timeoutMs (the reference's returned at once).
+	gate := remote.okJSON("canvas_request_approval", map[string]any{"title": "wait for me"})["approvalGate"].(map[string]any)["id"]
+	start := time.Now()
+	r := remote.okJSON("canvas_await_approval", map[string]any{"id": gate, "timeoutMs": 300})
+	if el := time.Since(start); el < 300*time.Millisecond || r["pending"] != true {
+		t.Fatalf("remote await answered after %v: %v", el, r)
+	}
+
 	var missing []string
 	for _, name := range mcpapi.ToolOrder {
 		if !used[name] {

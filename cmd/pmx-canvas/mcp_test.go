@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -58,6 +59,9 @@ func startMCP(t *testing.T, ws string, env []string, args ...string) *mcpSession
 	t.Cleanup(func() { _ = c.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
+	if err := c.Start(ctx); err != nil { // wires the notification handler
+		t.Fatal(err)
+	}
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = "2025-06-18"
 	init.Params.ClientInfo = mcp.Implementation{Name: "pmx-canvas-test", Version: "1"}
@@ -319,6 +323,113 @@ func TestMCPParkedAwaitsDoNotStarveOtherCalls(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the resolve did not release the await")
+	}
+}
+
+// updatedURIs returns the URIs of notifications/resources/updated received
+// so far, and forgets them.
+func (s *mcpSession) updatedURIs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, n := range s.notifications {
+		if n.Method == string(mcp.MethodNotificationResourceUpdated) {
+			uri, _ := n.Params.AdditionalFields["uri"].(string)
+			out = append(out, uri)
+		}
+	}
+	s.notifications = nil
+	return out
+}
+
+func TestMCPResourcesAndSubscriptions(t *testing.T) {
+	s := startMCP(t, "", nil)
+	ctx := context.Background()
+	list, err := s.c.ListResources(ctx, mcp.ListResourcesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fixed []string
+	for _, r := range list.Resources {
+		if !strings.HasPrefix(r.URI, "canvas://skills/") {
+			fixed = append(fixed, r.URI)
+		}
+	}
+	want := "canvas://schema canvas://pinned-context canvas://ax canvas://ax-context canvas://ax-timeline canvas://ax-work " +
+		"canvas://ax-pending-steering canvas://ax-delivery canvas://layout canvas://summary canvas://spatial-context " +
+		"canvas://history canvas://code-graph canvas://skills"
+	sort.Strings(fixed)
+	wantList := strings.Fields(want)
+	sort.Strings(wantList)
+	if strings.Join(fixed, " ") != strings.Join(wantList, " ") {
+		t.Fatalf("resources: %v", fixed)
+	}
+	if len(list.Resources) < 15 {
+		t.Fatalf("no skill resources: %d", len(list.Resources))
+	}
+	for _, r := range list.Resources {
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = r.URI
+		res, err := s.c.ReadResource(ctx, req)
+		if err != nil {
+			t.Fatalf("read %s: %v", r.URI, err)
+		}
+		text := res.Contents[0].(mcp.TextResourceContents)
+		if text.URI != r.URI || text.Text == "" || text.MIMEType != r.MIMEType {
+			t.Fatalf("read %s: %+v", r.URI, text)
+		}
+		if text.MIMEType == "application/json" && !json.Valid([]byte(text.Text)) {
+			t.Fatalf("%s is not JSON: %.200s", r.URI, text.Text)
+		}
+	}
+	prompt, err := s.c.GetPrompt(ctx, mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "pmx-current-context"}})
+	if err != nil || !strings.HasPrefix(prompt.Messages[0].Content.(mcp.TextContent).Text, "Current PMX Canvas context:\n\n") {
+		t.Fatalf("prompt: %v %+v", err, prompt)
+	}
+
+	// Nothing is sent before a subscription; then only the subscribed
+	// URIs a change touches.
+	s.okJSON("canvas_node", map[string]any{"action": "add", "type": "markdown", "title": "quiet"})
+	time.Sleep(200 * time.Millisecond)
+	if got := s.updatedURIs(); len(got) != 0 {
+		t.Fatalf("notifications without a subscription: %v", got)
+	}
+	for _, uri := range []string{"canvas://layout", "canvas://ax-work"} {
+		if err := s.c.Subscribe(ctx, mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: uri}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.okJSON("canvas_node", map[string]any{"action": "add", "type": "markdown", "title": "loud"})
+	waitNotified(t, s, "canvas://layout")
+	s.okJSON("canvas_add_work_item", map[string]any{"title": "w"})
+	waitNotified(t, s, "canvas://ax-work")
+	if err := s.c.Unsubscribe(ctx, mcp.UnsubscribeRequest{Params: mcp.UnsubscribeParams{URI: "canvas://layout"}}); err != nil {
+		t.Fatal(err)
+	}
+	s.okJSON("canvas_node", map[string]any{"action": "add", "type": "markdown", "title": "after unsubscribe"})
+	time.Sleep(200 * time.Millisecond)
+	if got := s.updatedURIs(); len(got) != 0 {
+		t.Fatalf("notified after unsubscribing: %v", got)
+	}
+}
+
+// waitNotified waits until exactly the one URI was notified (once per
+// change), and nothing else.
+func waitNotified(t *testing.T, s *mcpSession, uri string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	var got []string
+	for time.Now().Before(deadline) {
+		got = append(got, s.updatedURIs()...)
+		if len(got) > 0 {
+			time.Sleep(150 * time.Millisecond) // collect any stragglers
+			got = append(got, s.updatedURIs()...)
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(got) != 1 || got[0] != uri {
+		t.Fatalf("notifications %v, want exactly [%s]\n%s", got, uri, s.stderr.String())
 	}
 }
 

@@ -18,8 +18,13 @@ import (
 	"github.com/pmxcanvas/pmx-canvas/skills"
 )
 
-// allClasses: the base resources are notified after every change class.
-var allClasses = []string{ClassNodes, ClassPins, ClassAX, ClassAXTimeline}
+// Each resource is notified after the change classes its content depends
+// on — not, as in the reference, the layout resources after every AX
+// change (a subscriber is told only about URIs an event touched).
+var (
+	layoutClasses = []string{ClassNodes, ClassPins} // context pins show as pinned nodes
+	allClasses    = []string{ClassNodes, ClassPins, ClassAX, ClassAXTimeline}
+)
 
 func init() {
 	defineResources(
@@ -29,20 +34,20 @@ func init() {
 			Read: readSchema},
 		&Resource{URI: "canvas://pinned-context", Name: "pinned-context", MimeType: "application/json",
 			Description: "The nodes the human pinned as context for the agent: their text, the edges between them and the unpinned nodes nearby.",
-			Read:        readPinnedContext, Classes: []string{ClassPins}},
+			Read:        readPinnedContext, Classes: layoutClasses},
 		&Resource{URI: "canvas://ax", Name: "ax-state", MimeType: "application/json",
 			Description: "AX state: focus, work items, approval gates, review annotations, elicitations, mode requests and policy.",
-			Read:        readAxState, Classes: []string{ClassPins, ClassAX}},
+			Read:        readAxState, Classes: []string{ClassAX}},
 		&Resource{URI: "canvas://ax-context", Name: "ax-context", MimeType: "application/json",
 			Description: "The agent context in one object (consumer mcp): board size, undelivered steering and open activity, " +
 				"pinned and focused nodes, AX records, policy, recent timeline and host capability.",
-			Read: readAxContext, Classes: []string{ClassPins, ClassAX, ClassAXTimeline}},
+			Read: readAxContext, Classes: allClasses},
 		&Resource{URI: "canvas://ax-timeline", Name: "ax-timeline", MimeType: "application/json",
 			Description: "Recent AX timeline, newest first: agent events, evidence, steering messages and a summary with counts.",
-			Read:        readAxTimeline, Classes: []string{ClassPins, ClassAX, ClassAXTimeline}},
+			Read:        readAxTimeline, Classes: []string{ClassAXTimeline}},
 		&Resource{URI: "canvas://ax-work", Name: "ax-work", MimeType: "application/json",
 			Description: "Work items, approval gates, review annotations, elicitations, mode requests and the policy.",
-			Read:        readAxWork, Classes: []string{ClassPins, ClassAX}},
+			Read:        readAxWork, Classes: []string{ClassAX}},
 		// Notified on ax as well as ax-timeline: its pendingActivity is
 		// built from AX state (the reference only notified timeline
 		// changes, ax.md §13 quirk 7).
@@ -54,19 +59,19 @@ func init() {
 			Read:        readAxDelivery, Classes: []string{ClassAXTimeline}},
 		&Resource{URI: "canvas://layout", Name: "canvas-layout", MimeType: "application/json",
 			Description: "The whole board: viewport, theme, every node with its data, edges and annotation summaries.",
-			Read:        readLayout, Classes: allClasses},
+			Read:        readLayout, Classes: layoutClasses},
 		&Resource{URI: "canvas://summary", Name: "canvas-summary", MimeType: "application/json",
 			Description: "Board summary: node, edge and annotation counts, nodes per kind, pinned titles and the viewport.",
-			Read:        readPassThrough("summary.get"), Classes: allClasses},
+			Read:        readPassThrough("summary.get"), Classes: layoutClasses},
 		&Resource{URI: "canvas://spatial-context", Name: "spatial-context", MimeType: "application/json",
 			Description: "How the board is laid out: clusters of nearby nodes, nodes in reading order, neighbourhoods of pinned nodes and annotations.",
-			Read:        readPassThrough("spatial.get"), Classes: allClasses},
+			Read:        readPassThrough("spatial.get"), Classes: layoutClasses},
 		&Resource{URI: "canvas://history", Name: "history", MimeType: "text/plain",
 			Description: "The undo log as text: every recorded change, the current position and whether undo or redo is possible.",
-			Read:        readHistory, Classes: allClasses},
+			Read:        readHistory, Classes: layoutClasses},
 		&Resource{URI: "canvas://code-graph", Name: "code-graph", MimeType: "application/json",
 			Description: "File nodes as a dependency graph: imports, importers, central and isolated files.",
-			Read:        readCodeGraph, Classes: allClasses},
+			Read:        readCodeGraph, Classes: []string{ClassNodes}},
 		&Resource{URI: "canvas://skills", Name: "bundled-skills", MimeType: "application/json",
 			Description: "The skill documents bundled with this server; read one at canvas://skills/<name>.",
 			Read:        readSkillsIndex},

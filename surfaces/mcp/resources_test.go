@@ -100,24 +100,26 @@ func wantKeys(t *testing.T, uri string, got []string, want ...string) {
 func list(v any) []any         { l, _ := v.([]any); return l }
 func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
 
+// Each resource is notified after the change classes its content depends
+// on (the reference notified the layout resources after every AX change).
 func TestResourceList(t *testing.T) {
 	want := []struct {
 		uri, name, mime string
 		classes         []string
 	}{
 		{"canvas://schema", "schema", "application/json", nil},
-		{"canvas://pinned-context", "pinned-context", "application/json", []string{"pins"}},
-		{"canvas://ax", "ax-state", "application/json", []string{"pins", "ax"}},
-		{"canvas://ax-context", "ax-context", "application/json", []string{"pins", "ax", "ax-timeline"}},
-		{"canvas://ax-timeline", "ax-timeline", "application/json", []string{"pins", "ax", "ax-timeline"}},
-		{"canvas://ax-work", "ax-work", "application/json", []string{"pins", "ax"}},
+		{"canvas://pinned-context", "pinned-context", "application/json", []string{"nodes", "pins"}},
+		{"canvas://ax", "ax-state", "application/json", []string{"ax"}},
+		{"canvas://ax-context", "ax-context", "application/json", []string{"nodes", "pins", "ax", "ax-timeline"}},
+		{"canvas://ax-timeline", "ax-timeline", "application/json", []string{"ax-timeline"}},
+		{"canvas://ax-work", "ax-work", "application/json", []string{"ax"}},
 		{"canvas://ax-pending-steering", "ax-pending-steering", "application/json", []string{"ax", "ax-timeline"}},
 		{"canvas://ax-delivery", "ax-delivery", "application/json", []string{"ax-timeline"}},
-		{"canvas://layout", "canvas-layout", "application/json", []string{"nodes", "pins", "ax", "ax-timeline"}},
-		{"canvas://summary", "canvas-summary", "application/json", []string{"nodes", "pins", "ax", "ax-timeline"}},
-		{"canvas://spatial-context", "spatial-context", "application/json", []string{"nodes", "pins", "ax", "ax-timeline"}},
-		{"canvas://history", "history", "text/plain", []string{"nodes", "pins", "ax", "ax-timeline"}},
-		{"canvas://code-graph", "code-graph", "application/json", []string{"nodes", "pins", "ax", "ax-timeline"}},
+		{"canvas://layout", "canvas-layout", "application/json", []string{"nodes", "pins"}},
+		{"canvas://summary", "canvas-summary", "application/json", []string{"nodes", "pins"}},
+		{"canvas://spatial-context", "spatial-context", "application/json", []string{"nodes", "pins"}},
+		{"canvas://history", "history", "text/plain", []string{"nodes", "pins"}},
+		{"canvas://code-graph", "code-graph", "application/json", []string{"nodes"}},
 		{"canvas://skills", "bundled-skills", "application/json", nil},
 	}
 	fixed := mcpapi.Resources()
