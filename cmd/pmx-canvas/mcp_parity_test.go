@@ -107,7 +107,45 @@ var paritySteps = []struct{ tool, args string }{
 	{"canvas_ax_interaction", `{"type":"ax.steer","sourceNodeId":"$node1","payload":{"message":"x"}}`},
 	{"canvas_ingest_activity", `{"kind":"error","title":"tsc failed","summary":"TS2345","nodeIds":["$node1"]}`},
 	{"canvas_screenshot", `{}`},
-	{"canvas_remove_node", `{"id":"$node2"}`},
+	// Every other composite action.
+	{"canvas_node", `{"action":"update","id":"$node2","content":"updated"}`},
+	{"canvas_render", `{"action":"validate","type":"graph"}`},
+	{"canvas_render", `{"action":"add-json-render","spec":{}}`},
+	{"canvas_render", `{"action":"stream-json-render"}`},
+	{"canvas_render", `{"action":"add-graph","graphType":"bar","data":[]}`},
+	{"canvas_edge", `{"action":"remove","id":"$edge3"}`},
+	{"canvas_group", `{"action":"add","groupId":"$group2","childIds":["$node2"]}`},
+	{"canvas_group", `{"action":"ungroup","groupId":"$group2"}`},
+	{"canvas_history", `{"action":"redo"}`},
+	{"canvas_view", `{"action":"arrange","layout":"column"}`},
+	{"canvas_view", `{"action":"focus","id":"$node2","noPan":true}`},
+	{"canvas_view", `{"action":"remove-annotation","id":"ann-nope"}`},
+	{"canvas_query", `{"action":"validate"}`},
+	{"canvas_app", `{"action":"open-mcp-app","toolName":"t"}`},
+	{"canvas_app", `{"action":"build-artifact","title":"A","appTsx":"x"}`},
+	{"canvas_webview", `{"action":"start"}`},
+	{"canvas_webview", `{"action":"stop"}`},
+	{"canvas_webview", `{"action":"resize","width":10,"height":10}`},
+	{"canvas_webview", `{"action":"evaluate","expression":"1"}`},
+	{"canvas_ax_state", `{"action":"set-focus","nodeIds":["$node2"]}`},
+	{"canvas_ax_state", `{"action":"set-policy","prompt":{"mode":"concise"}}`},
+	{"canvas_ax_state", `{"action":"report-capability","host":"copilot","canvas":true,"files":true}`},
+	{"canvas_ax_work", `{"action":"update","id":"$work2","status":"blocked"}`},
+	{"canvas_ax_work", `{"action":"annotate","body":"from composite","anchorType":"file","file":"a.go"}`},
+	{"canvas_ax_gate", `{"kind":"approval","action":"resolve","id":"$appr2","decision":"rejected"}`},
+	{"canvas_ax_gate", `{"kind":"elicitation","action":"request","prompt":"Name?"}`},
+	{"canvas_ax_gate", `{"kind":"elicitation","action":"resolve","id":"$elic2","response":{"name":"x"}}`},
+	{"canvas_ax_gate", `{"kind":"elicitation","action":"await","id":"$elic2","timeoutMs":0}`},
+	{"canvas_ax_gate", `{"kind":"mode","action":"request","mode":"execute","reason":"ready"}`},
+	{"canvas_ax_gate", `{"kind":"mode","action":"await","id":"$mode2","timeoutMs":20}`},
+	{"canvas_ax_gate", `{"kind":"mode","action":"resolve","id":"$mode2","decision":"approved"}`},
+	{"canvas_ax_timeline", `{"action":"record-event","kind":"prompt","summary":"hi"}`},
+	{"canvas_ax_timeline", `{"action":"add-evidence","kind":"diff","title":"patch"}`},
+	{"canvas_ax_timeline", `{"action":"send-steering","message":"turn left"}`},
+	{"canvas_ax_delivery", `{"action":"mark","id":"$steer2"}`},
+	{"canvas_node", `{"action":"remove","id":"$node2"}`},
+	{"canvas_view", `{"action":"clear"}`},
+	{"canvas_remove_node", `{"id":"status-main"}`},
 	{"canvas_clear", `{}`},
 	{"canvas_get_layout", `{"full":true}`},
 }
@@ -171,9 +209,16 @@ func TestMCPLocalAndRemoteAgree(t *testing.T) {
 	}
 
 	used := map[string]bool{}
+	usedAction := map[string]bool{}
 	ids := map[*mcpSession]*parityIDs{remote: newParityIDs(), local: newParityIDs()}
 	for i, step := range paritySteps {
 		used[step.tool] = true
+		var sel struct{ Kind, Action string }
+		_ = json.Unmarshal([]byte(step.args), &sel)
+		if step.tool != "canvas_ax_gate" { // elsewhere "kind" is a field, not a selector
+			sel.Kind = ""
+		}
+		usedAction[step.tool+" "+sel.Kind+" "+sel.Action] = true
 		var texts [2]string
 		var errs [2]bool
 		for j, s := range []*mcpSession{local, remote} {
@@ -204,6 +249,17 @@ func TestMCPLocalAndRemoteAgree(t *testing.T) {
 	for _, name := range mcpapi.ToolOrder {
 		if !used[name] {
 			missing = append(missing, name)
+		}
+	}
+	reg, err := mcpapi.NewRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range reg.Tools(false) {
+		for _, a := range tool.Actions {
+			if !usedAction[tool.Name+" "+a.Kind+" "+a.Name] {
+				missing = append(missing, fmt.Sprintf("%s %s %s", tool.Name, a.Kind, a.Name))
+			}
 		}
 	}
 	if len(missing) > 0 {

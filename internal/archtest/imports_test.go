@@ -32,6 +32,8 @@ var rules = []rule{
 		"the HTTP surface speaks envelopes (messages.Invoker), not actor internals"},
 	{"surfaces/mcp", []string{module + "/actors", module + "/persistence", module + "/domain", module + "/pmxcanvas", "github.com/asynkron/", "github.com/tidwall/", "github.com/gofiber/"},
 		"the MCP surface speaks envelopes (messages.Invoker), not actor internals"},
+	{"surfaces/remote", []string{module + "/actors", module + "/persistence", module + "/domain", module + "/pmxcanvas", module + "/surfaces/http", module + "/surfaces/mcp", "github.com/asynkron/", "github.com/tidwall/", "github.com/gofiber/"},
+		"the remote invoker is an HTTP client of the contract, nothing else"},
 	{"surfaces/cli", []string{module + "/actors", module + "/persistence", module + "/domain", "github.com/asynkron/", "github.com/tidwall/"},
 		"the CLI reaches the server through pmxcanvas or HTTP, never actor internals"},
 }
