@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
@@ -104,17 +106,34 @@ func (c *Caller) resolve(t *Tool, args Args) (*Tool, Args, error) {
 		}
 		return nil, nil, Errorf("Unknown action %q for %s. Valid actions: %s.", sel["action"], t.Name, strings.Join(names, ", "))
 	}
+	member, _ := c.Registry.Tool(picked.Tool)
 	out := Args{}
+	var foreign []string
 	for k, v := range args {
 		if _, isDisc := sel[k]; isDisc {
 			continue
 		}
+		name := k
 		if to, ok := picked.Rename[k]; ok {
-			k = to
+			name = to
 		}
-		out[k] = v
+		if !hasField(member, name) {
+			foreign = append(foreign, k)
+			continue
+		}
+		out[name] = v
 	}
-	member, _ := c.Registry.Tool(picked.Tool)
+	if len(foreign) > 0 {
+		// Unlike the reference, which passed such fields on to be ignored,
+		// a field of another action is refused: it is almost always a
+		// mistake (a wrong action, or a field meant for another call).
+		sort.Strings(foreign)
+		what := "action " + strconv.Quote(picked.Name)
+		if picked.Kind != "" {
+			what = fmt.Sprintf("kind %q action %q", picked.Kind, picked.Name)
+		}
+		return nil, nil, Errorf("%s: %s does not take %s.", t.Name, what, quoteList(foreign))
+	}
 	return member, out, nil
 }
 
@@ -218,4 +237,16 @@ func hasField(t *Tool, name string) bool {
 		}
 	}
 	return false
+}
+
+// quoteList renders names as "a", "b" and "c".
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	if len(q) == 1 {
+		return "field " + q[0]
+	}
+	return "fields " + strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }

@@ -382,8 +382,11 @@ func TestGetNode(t *testing.T) {
 	deepEq(t, "data", decode(t, full)["data"], map[string]any{"title": "Plan", "content": "body of Plan"})
 	h.fails("canvas_get_node", `{"id":"nope"}`, `Node "nope" not found.`)
 	h.fails("canvas_node", `{"action":"get"}`, `Invalid input for node.get: id: Invalid input: expected string, received undefined`)
-	// A field of another action is ignored (reference §5).
-	deepEq(t, "get with type", h.text("canvas_node", `{"action":"get","id":"`+id+`","type":"status"}`), text)
+	// A field of another action is refused, naming the action and the field
+	// (the reference passed it on to be ignored).
+	h.fails("canvas_node", `{"action":"get","id":"`+id+`","type":"status"}`, `canvas_node: action "get" does not take field "type".`)
+	h.fails("canvas_ax_gate", `{"kind":"mode","action":"await","id":"x","title":"t","prompt":"p"}`,
+		`canvas_ax_gate: kind "mode" action "await" does not take fields "prompt" and "title".`)
 }
 
 func TestUpdateNode(t *testing.T) {
