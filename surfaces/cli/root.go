@@ -4,6 +4,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,8 +21,7 @@ func Execute(args []string, stdout, stderr io.Writer) int {
 	root := NewRoot(stdout, stderr)
 	root.SetArgs(mcpAlias(args))
 	if err := root.Execute(); err != nil {
-		fmt.Fprintf(stderr, "pmx-canvas: %v\n", err)
-		return 1
+		return reportError(stderr, err)
 	}
 	return 0
 }
@@ -52,6 +53,10 @@ like "pmx-canvas serve".`,
 	addServeFlags(root, serveFlags)
 	root.AddCommand(newServeCommand(stderr))
 	root.AddCommand(newMCPCommand(os.Stdin, stdout, stderr))
+	streams := &ioStreams{In: os.Stdin, Out: stdout, Err: stderr}
+	for _, add := range commandAdders {
+		add(root, streams)
+	}
 	return root
 }
 
@@ -85,4 +90,37 @@ func mcpAlias(args []string) []string {
 		}
 	}
 	return args
+}
+
+// reportError writes a failed command's {error, hint} JSON line to stderr
+// and returns its exit code: a command's own code, else 1.
+func reportError(stderr io.Writer, err error) int {
+	body := map[string]any{"error": err.Error()}
+	code := 1
+	var ce *cliError
+	var me *messages.Error
+	switch {
+	case errors.As(err, &ce):
+		if ce.Hint != "" {
+			body["hint"] = ce.Hint
+		}
+		if ce.Code != 0 {
+			code = ce.Code
+		}
+	case errors.As(err, &me):
+		body["error"] = me.Message
+		if me.Code != "" {
+			body["code"] = string(me.Code)
+		}
+		if h, ok := me.Extra["hint"].(string); ok {
+			body["hint"] = h
+		}
+	default:
+		// cobra's own errors (unknown flag, missing argument) and the
+		// server command's failures.
+		body["hint"] = "Run: pmx-canvas --help"
+	}
+	b, _ := json.Marshal(body)
+	fmt.Fprintf(stderr, "%s\n", b)
+	return code
 }
