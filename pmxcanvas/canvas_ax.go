@@ -323,7 +323,8 @@ type WorkItemInput struct {
 }
 
 func (in WorkItemInput) wire() (map[string]any, error) {
-	f := fields{"title": in.Title}
+	f := fields{}
+	f.str("title", in.Title)
 	f.str("status", in.Status)
 	f.str("detail", in.Detail)
 	f.strs("nodeIds", in.NodeIDs)
@@ -403,7 +404,8 @@ type ReviewInput struct {
 }
 
 func (in ReviewInput) wire() (map[string]any, error) {
-	f := fields{"body": in.Body}
+	f := fields{}
+	f.str("body", in.Body)
 	f.str("kind", in.Kind)
 	f.str("severity", in.Severity)
 	f.str("anchorType", in.AnchorType)
@@ -484,7 +486,8 @@ type ApprovalInput struct {
 }
 
 func (in ApprovalInput) wire() (map[string]any, error) {
-	f := fields{"title": in.Title}
+	f := fields{}
+	f.str("title", in.Title)
 	f.str("detail", in.Detail)
 	f.str("action", in.Action)
 	f.strs("nodeIds", in.NodeIDs)
@@ -549,7 +552,8 @@ type ElicitationInput struct {
 }
 
 func (in ElicitationInput) wire() (map[string]any, error) {
-	f := fields{"prompt": in.Prompt}
+	f := fields{}
+	f.str("prompt", in.Prompt)
 	f.strs("fields", in.Fields)
 	f.strs("nodeIds", in.NodeIDs)
 	return f, nil
@@ -609,7 +613,8 @@ type ModeInput struct {
 }
 
 func (in ModeInput) wire() (map[string]any, error) {
-	f := fields{"mode": in.Mode}
+	f := fields{}
+	f.str("mode", in.Mode)
 	f.str("reason", in.Reason)
 	f.strs("nodeIds", in.NodeIDs)
 	return f, nil
@@ -671,7 +676,9 @@ type EventInput struct {
 }
 
 func (in EventInput) wire() (map[string]any, error) {
-	f := fields{"kind": in.Kind, "summary": in.Summary}
+	f := fields{}
+	f.str("kind", in.Kind)
+	f.str("summary", in.Summary)
 	f.str("detail", in.Detail)
 	f.strs("nodeIds", in.NodeIDs)
 	f.any("data", nilMap(in.Data))
@@ -701,7 +708,9 @@ type EvidenceInput struct {
 }
 
 func (in EvidenceInput) wire() (map[string]any, error) {
-	f := fields{"kind": in.Kind, "title": in.Title}
+	f := fields{}
+	f.str("kind", in.Kind)
+	f.str("title", in.Title)
 	f.str("body", in.Body)
 	f.str("ref", in.Ref)
 	f.strs("nodeIds", in.NodeIDs)
@@ -895,7 +904,9 @@ type Interaction struct {
 }
 
 func (in Interaction) wire() (map[string]any, error) {
-	f := fields{"type": in.Type, "sourceNodeId": in.SourceNodeID}
+	f := fields{}
+	f.str("type", in.Type)
+	f.str("sourceNodeId", in.SourceNodeID)
 	f.str("sourceSurface", in.SourceSurface)
 	f.any("payload", in.Payload)
 	f.str("surfaceToken", in.SurfaceToken)
@@ -952,7 +963,9 @@ type ActivityInput struct {
 }
 
 func (in ActivityInput) wire() (map[string]any, error) {
-	f := fields{"kind": in.Kind, "title": in.Title}
+	f := fields{}
+	f.str("kind", in.Kind)
+	f.str("title", in.Title)
 	f.str("summary", in.Summary)
 	f.str("outcome", in.Outcome)
 	f.str("ref", in.Ref)

@@ -38,7 +38,8 @@ type NodeInput struct {
 }
 
 func (in NodeInput) wire() (map[string]any, error) {
-	f := fields{"type": in.Type}
+	f := fields{}
+	f.str("type", in.Type)
 	f.str("title", in.Title)
 	f.str("content", in.Content)
 	if in.Position != nil {
@@ -203,7 +204,8 @@ type EdgeInput struct {
 }
 
 func (in EdgeInput) wire() (map[string]any, error) {
-	f := fields{"type": in.Type}
+	f := fields{}
+	f.str("type", in.Type)
 	f.str("from", in.From)
 	f.str("to", in.To)
 	f.str("fromSearch", in.FromSearch)
