@@ -106,6 +106,18 @@ func TestOpenFailures(t *testing.T) {
 	}
 }
 
+// One process may run several workspaces, each with its own server.
+func TestOpenTwoWorkspacesInOneProcess(t *testing.T) {
+	a, b := openT(t), openT(t)
+	must[*Node](t)(a.AddNode(bg, NodeInput{Type: "markdown", Title: "in a"}))
+	if n := must[[]Node](t)(b.Nodes(bg)); len(n) != 0 {
+		t.Fatalf("workspace b sees %d nodes of a", len(n))
+	}
+	if n := must[[]Node](t)(a.Nodes(bg)); len(n) != 1 {
+		t.Fatalf("workspace a: %d nodes", len(n))
+	}
+}
+
 func TestOpenPersistsAcrossReopen(t *testing.T) {
 	ws := t.TempDir()
 	c := must[*Canvas](t)(Open(bg, Options{Workspace: ws, NoHTTP: true, Logger: quietLogger()}))
