@@ -1,9 +1,6 @@
 package pmxcanvas
 
-import (
-	"encoding/json"
-	"time"
-)
+import "time"
 
 // The types below mirror the wire JSON of the HTTP API (docs/http-api.md):
 // their json tags are the wire keys, so a value encodes to what the HTTP
@@ -56,11 +53,11 @@ type Node struct {
 	// Title is data.title (webpages: the page title).
 	Title string `json:"title"`
 	// Content is the node's readable text.
-	Content    string          `json:"content"`
-	Path       string          `json:"path"`
-	URL        string          `json:"url"`
-	SurfaceURL string          `json:"surfaceUrl"`
-	Provenance json.RawMessage `json:"provenance,omitempty"`
+	Content    string `json:"content"`
+	Path       string `json:"path"`
+	URL        string `json:"url"`
+	SurfaceURL string `json:"surfaceUrl"`
+	Provenance any    `json:"provenance,omitempty"`
 }
 
 // Edge connects two nodes.
@@ -111,13 +108,13 @@ func (l *Layout) Node(id string) *Node {
 
 // ContextNode is a node as agent context reads it (pinned, focused).
 type ContextNode struct {
-	ID       string          `json:"id"`
-	Type     string          `json:"type"`
-	Kind     string          `json:"kind"`
-	Title    string          `json:"title"`
-	Content  string          `json:"content"`
-	Metadata json.RawMessage `json:"metadata,omitempty"`
-	Position Point           `json:"position"`
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Kind     string `json:"kind"`
+	Title    string `json:"title"`
+	Content  string `json:"content"`
+	Metadata any    `json:"metadata,omitempty"`
+	Position Point  `json:"position"`
 }
 
 // PinnedContext is the pinned nodes as agent context.
