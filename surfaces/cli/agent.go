@@ -107,10 +107,14 @@ func newGroup(use, short, example string, subs ...*cobra.Command) *cobra.Command
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return subcommandError(cmd, args)
 		},
+		Annotations: map[string]string{groupAnnotation: "true"},
 	}
 	g.AddCommand(subs...)
 	return g
 }
+
+// groupAnnotation marks commands made by newGroup (they run only to fail).
+const groupAnnotation = "pmx-canvas/group"
 
 // subcommandAliases suggest the right word for a known wrong one (the
 // reference refuses to guess for destructive commands).

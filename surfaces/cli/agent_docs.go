@@ -70,7 +70,7 @@ func docCommand(b *strings.Builder, c *cobra.Command) {
 	if desc != "" {
 		b.WriteString(strings.TrimSpace(desc) + "\n\n")
 	}
-	if c.Runnable() {
+	if c.Runnable() && c.Annotations[groupAnnotation] == "" {
 		fmt.Fprintf(b, "```\n%s\n```\n\n", c.UseLine())
 	}
 	if subs := available(c); len(subs) > 0 {
