@@ -1,0 +1,231 @@
+package cli
+
+// Commands whose server operations arrive with later work: structured
+// content (json-render, charts, the schema document, spec validation), HTML
+// primitives, apps (web artifacts, external apps, diagrams), the automation
+// webview and screenshots, code-graph analysis, and the bundled Copilot
+// extension. Each keeps the reference's flags and help and fails with
+// {"error":"<command>: not available yet","hint":...} and exit 1, without
+// contacting the server. When an operation lands, give its command a RunE
+// that invokes it.
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+// Later capabilities (what a command waits for).
+const (
+	laterRichContent = "rich content (json-render, charts, the schema document)"
+	laterPrimitives  = "HTML primitives"
+	laterApps        = "apps (web artifacts, external apps, diagrams)"
+	laterWebview     = "webview automation"
+	laterCodeGraph   = "code-graph analysis"
+	laterCopilot     = "the bundled Copilot extension"
+)
+
+// laterOf maps the node types node add cannot create yet.
+var laterOf = map[string]string{
+	"json-render":    laterRichContent,
+	"graph":          laterRichContent,
+	"web-artifact":   laterApps,
+	"html-primitive": laterPrimitives,
+}
+
+// notAvailable is the failure of a command this build cannot run yet.
+func notAvailable(command, capability string) error {
+	return &cliError{
+		Msg:  command + ": not available yet",
+		Hint: fmt.Sprintf("This build of pmx-canvas has no %s yet; see \"Not available yet\" in docs/cli.md.", capability),
+	}
+}
+
+// later builds a leaf that fails with notAvailable.
+func later(use, short, example, capability string) *cobra.Command {
+	cmd := leaf(use, short+" (not available yet)", example, nil)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		return notAvailable(commandWords(cmd), capability)
+	}
+	return cmd
+}
+
+// laterCommands are the top-level commands of this file.
+func laterCommands(_ *ioStreams) []*cobra.Command {
+	return []*cobra.Command{
+		newJSONRenderCommand(), newGraphCommand(), newHTMLCommand(), newWebArtifactCommand(),
+		newExternalAppCommand(), newDiagramCommand(), newWebviewCommand(), newScreenshotCommand(),
+		newCodeGraphCommand(), newCopilotCommand(),
+	}
+}
+
+func newJSONRenderCommand() *cobra.Command {
+	cmd := later("json-render", "Describe json-render components, props and examples",
+		examples(
+			"pmx-canvas json-render --schema",
+			"pmx-canvas json-render --summary",
+			"pmx-canvas json-render --component Table",
+			"pmx-canvas json-render --component Table --field columns",
+			"pmx-canvas json-render --examples",
+		), laterRichContent)
+	f := cmd.Flags()
+	f.Bool("schema", false, "the component catalog")
+	f.Bool("summary", false, "compact summaries")
+	f.String("component", "", "one component")
+	f.String("field", "", "one prop of the component")
+	f.Bool("example", false, "the component's example")
+	f.Bool("examples", false, "every component's example")
+	return cmd
+}
+
+func newGraphCommand() *cobra.Command {
+	add := later("add", "Add a chart node (same as node add --type graph)",
+		examples(
+			`pmx-canvas graph add --graph-type bar --title Tickets --data '[{"team":"Docs","n":5}]' --x-key team --y-key n`,
+			"pmx-canvas graph add --graph-type line --data-file ./metrics.json --x-key label --y-key value",
+		), laterRichContent)
+	add.Flags().String("title", "", "title")
+	addGeometryFlags(add, true)
+	add.Flags().Bool("strict-size", false, "keep the given size")
+	add.Flags().Bool("stdin", false, "read the data from stdin")
+	addGraphFlags(add)
+	return newGroup("graph", "Chart nodes", examples("pmx-canvas graph add --graph-type bar --data-file ./metrics.json --x-key label --y-key value"), add)
+}
+
+func newHTMLCommand() *cobra.Command {
+	add := later("add", "Add an HTML primitive node",
+		examples(`pmx-canvas html primitive add --kind choice-grid --title "Pick one" --data-file ./choices.json`),
+		laterPrimitives)
+	f := add.Flags()
+	f.String("kind", "", "primitive kind (choice-grid, plan-timeline, review-sheet, ...)")
+	f.String("primitive", "", "alias of --kind")
+	f.String("title", "", "title")
+	f.String("data-file", "", "file holding the data object")
+	f.String("data-json", "", "the data object inline")
+	f.String("data", "", "alias of --data-json")
+	f.Bool("stdin", false, "read the data object from stdin")
+	addGeometryFlags(add, true)
+	f.Bool("strict-size", false, "keep the given size")
+	schema := later("schema", "List HTML primitives and their data shapes",
+		examples("pmx-canvas html primitive schema", "pmx-canvas html primitive schema --kind flowchart --summary"),
+		laterPrimitives)
+	schema.Flags().String("kind", "", "one primitive")
+	schema.Flags().Bool("summary", false, "compact summaries")
+	primitive := newGroup("primitive", "HTML primitives: generated HTML surfaces from a data object",
+		examples("pmx-canvas html primitive schema --summary"), add, schema)
+	return newGroup("html", "HTML surfaces", examples("pmx-canvas html primitive add --kind flowchart --data-file ./flow.json"), primitive)
+}
+
+// addWebArtifactFlags registers the web-artifact build flags (also on
+// node add for --type web-artifact).
+func addWebArtifactFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	for _, n := range []string{"app-file", "app-tsx", "index-css-file", "index-css", "main-file", "main-tsx", "index-html-file", "index-html",
+		"project-path", "output-path", "init-script-path", "bundle-script-path"} {
+		f.String(n, "", "web-artifact: "+n)
+	}
+	f.String("deps", "", "web-artifact: npm dependencies, CSV or a JSON array")
+	f.Bool("no-open-in-canvas", false, "web-artifact: build without opening a node")
+	f.Bool("include-logs", false, "web-artifact: include the build logs")
+	f.Bool("verbose", false, "alias of --include-logs")
+	addPositive(cmd, "timeout-ms", "web-artifact: build timeout", "Use a positive number, e.g. --timeout-ms 600000")
+}
+
+func newWebArtifactCommand() *cobra.Command {
+	build := later("build", "Build a bundled HTML web artifact and optionally open it on the canvas",
+		examples(
+			`pmx-canvas web-artifact build --title "Dashboard" --app-file ./App.tsx`,
+			`pmx-canvas web-artifact build --title "Dashboard" --app-file ./App.tsx --deps recharts,zod --include-logs`,
+		), laterApps)
+	build.Flags().String("title", "", "title (required)")
+	build.Flags().Bool("stdin", false, "read App.tsx from stdin")
+	addWebArtifactFlags(build)
+	return newGroup("web-artifact", "Bundled web artifacts", examples(`pmx-canvas web-artifact build --title "Dashboard" --app-file ./App.tsx`), build)
+}
+
+func addExternalAppFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.String("title", "", `title (default "Excalidraw Diagram")`)
+	f.String("node-id", "", "reuse this node (also --nodeId, --id)")
+	f.String("id", "", "alias of --node-id")
+	f.String("elements-json", "", "Excalidraw elements array JSON")
+	f.String("elements", "", "alias of --elements-json")
+	f.String("elements-file", "", "file holding the Excalidraw elements")
+	f.String("initial-file", "", "alias of --elements-file")
+	addGeometryFlags(cmd, true)
+	addPositive(cmd, "timeout-ms", "app start timeout", "Use a positive number, e.g. --timeout-ms 30000")
+}
+
+func newExternalAppCommand() *cobra.Command {
+	add := later("add", "Create a hosted external app node",
+		examples(`pmx-canvas external-app add --kind excalidraw --title "Diagram"`), laterApps)
+	add.Flags().String("kind", "", "external app kind: excalidraw")
+	addExternalAppFlags(add)
+	return newGroup("external-app", "Hosted external apps", examples(`pmx-canvas external-app add --kind excalidraw --title "Diagram"`), add)
+}
+
+func newDiagramCommand() *cobra.Command {
+	add := later("add", "Add an Excalidraw diagram (external-app add --kind excalidraw)",
+		examples(`pmx-canvas diagram add --title "Architecture"`, `pmx-canvas external-app add --kind excalidraw --title "Diagram"`), laterApps)
+	addExternalAppFlags(add)
+	return newGroup("diagram", "Diagrams", examples(`pmx-canvas diagram add --title "Architecture"`), add)
+}
+
+func addScreenshotFlags(cmd *cobra.Command) {
+	cmd.Flags().String("output", "", "file to write the image to (required)")
+	cmd.Flags().String("format", "", "png, jpeg or webp")
+	addNum(cmd, "quality", "jpeg/webp quality", "Use a numeric quality, e.g. --quality 80")
+}
+
+func newWebviewCommand() *cobra.Command {
+	status := later("status", "Show the automation webview status", examples("pmx-canvas webview status"), laterWebview)
+	start := later("start", "Start or replace the automation webview session",
+		examples("pmx-canvas webview start", "pmx-canvas webview start --backend chrome --width 1440 --height 900",
+			"pmx-canvas webview start --chrome-argv=--no-sandbox,--disable-gpu"), laterWebview)
+	sf := start.Flags()
+	sf.String("backend", "", "chrome or webkit")
+	addCount(start, "width", "viewport width", "Use a positive integer width, e.g. --width 1440")
+	addCount(start, "height", "viewport height", "Use a positive integer height, e.g. --height 900")
+	sf.String("chrome-path", "", "browser executable")
+	sf.String("chrome-argv", "", "extra browser arguments, comma-separated")
+	sf.String("data-dir", "", "persistent browser profile directory")
+	stop := later("stop", "Stop the automation webview session", examples("pmx-canvas webview stop"), laterWebview)
+	evaluate := later("evaluate", "Evaluate JavaScript in the automation webview",
+		examples(`pmx-canvas webview evaluate --expression "document.title"`,
+			`pmx-canvas webview evaluate --script "const t = document.title; return t.toUpperCase()"`,
+			"pmx-canvas webview evaluate --file ./probe.js"), laterWebview)
+	evaluate.Flags().String("expression", "", "an expression")
+	evaluate.Flags().String("script", "", "a function body (may return)")
+	evaluate.Flags().String("file", "", "a file holding a function body")
+	resize := later("resize", "Resize the automation webview viewport",
+		examples("pmx-canvas webview resize --width 1280 --height 800"), laterWebview)
+	addCount(resize, "width", "viewport width", "Use: pmx-canvas webview resize --width 1280 --height 800")
+	addCount(resize, "height", "viewport height", "Use: pmx-canvas webview resize --width 1280 --height 800")
+	shot := later("screenshot", "Save a screenshot of the automation webview",
+		examples("pmx-canvas webview screenshot --output ./canvas.png",
+			"pmx-canvas webview screenshot --output ./canvas.webp --format webp --quality 80"), laterWebview)
+	addScreenshotFlags(shot)
+	return newGroup("webview", "Headless automation webview", examples("pmx-canvas webview status", "pmx-canvas webview start --width 1440 --height 900"),
+		status, start, stop, evaluate, resize, shot)
+}
+
+func newScreenshotCommand() *cobra.Command {
+	cmd := later("screenshot", "Save a screenshot of the automation webview (alias of webview screenshot)",
+		examples("pmx-canvas screenshot --output ./canvas.png"), laterWebview)
+	addScreenshotFlags(cmd)
+	return cmd
+}
+
+func newCodeGraphCommand() *cobra.Command {
+	return later("code-graph", "Show the auto-detected file dependency graph", examples("pmx-canvas code-graph"), laterCodeGraph)
+}
+
+func newCopilotCommand() *cobra.Command {
+	install := later("install-extension", "Install the pmx-canvas GitHub Copilot CLI extension into this repository",
+		examples("pmx-canvas copilot install-extension --dry-run", "pmx-canvas copilot install-extension --target ./.github/extensions/pmx-canvas/extension.mjs --yes"),
+		laterCopilot)
+	install.Flags().Bool("dry-run", false, "show what would be written")
+	install.Flags().String("target", "", "target file (default .github/extensions/pmx-canvas/extension.mjs)")
+	install.Flags().Bool("yes", false, "overwrite an existing target")
+	return newGroup("copilot", "GitHub Copilot integration", examples("pmx-canvas copilot install-extension --dry-run"), install)
+}

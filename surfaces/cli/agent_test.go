@@ -1,0 +1,254 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestKebabFlags(t *testing.T) {
+	for in, want := range map[string]string{
+		"toolName": "tool-name", "agentSummary": "agent-summary", "xKey": "x-key", "nodeHeight": "node-height",
+		"dry-run": "dry-run", "x": "x", "resultSummary": "result-summary",
+	} {
+		if got := string(kebabFlags(nil, in)); got != want {
+			t.Errorf("kebabFlags(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestClosest(t *testing.T) {
+	names := []string{"add", "get", "list", "remove", "schema", "update"}
+	for word, want := range map[string]string{"lst": "list", "updat": "update", "rmove": "remove", "bogus": "", "sch": "schema", "x": ""} {
+		if got := closest(word, names); got != want {
+			t.Errorf("closest(%q) = %q, want %q", word, got, want)
+		}
+	}
+}
+
+func TestNumValue(t *testing.T) {
+	cases := []struct {
+		in                string
+		positive, integer bool
+		want              float64
+		ok                bool
+	}{
+		{"-100", false, false, -100, true},
+		{"2.5", false, false, 2.5, true},
+		{"NaN", false, false, 0, false},
+		{"Inf", false, false, 0, false},
+		{"abc", false, false, 0, false},
+		{"0", true, false, 0, false},
+		{"-1", true, false, 0, false},
+		{"3.9", true, true, 3, true},
+	}
+	for _, c := range cases {
+		n := &numValue{positive: c.positive, integer: c.integer}
+		err := n.Set(c.in)
+		if (err == nil) != c.ok || (c.ok && n.v != c.want) {
+			t.Errorf("Set(%q) positive=%v integer=%v: %v, %v; want %v ok=%v", c.in, c.positive, c.integer, n.v, err, c.want, c.ok)
+		}
+	}
+}
+
+func TestTruncateText(t *testing.T) {
+	if got := truncateText("  a \n\n b\tc ", 240); got != "a b c" {
+		t.Errorf("whitespace: %q", got)
+	}
+	long := strings.Repeat("x", 300)
+	got := truncateText(long, 240)
+	if r := []rune(got); len(r) != 240 || !strings.HasSuffix(got, "…") {
+		t.Errorf("cut: %d runes, %q", len(r), got[len(got)-5:])
+	}
+}
+
+func TestSummarizeNode(t *testing.T) {
+	raw := json.RawMessage(`{"id":"n1","type":"mcp-app","position":{"x":1,"y":2},"size":{"width":10,"height":20},"collapsed":false,"pinned":true,"dockPosition":null,
+		"data":{"title":"T","html":"<b>","hostMode":"hosted","toolName":"t","graphConfig":{"graphType":"bar","data":[{"k":1,"v":2},{"k":3,"v":4}],"xKey":"k"},"zeta":1},
+		"kind":"web-artifact","title":"T","content":"hello   world","path":null,"url":null,"provenance":null}`)
+	got, _ := json.Marshal(summarizeNode(raw))
+	want := `{"id":"n1","type":"mcp-app","kind":"web-artifact","title":"T","contentPreview":"hello world","position":{"x":1,"y":2},"size":{"width":10,"height":20},"collapsed":false,"pinned":true,"dockPosition":null,"path":null,"url":null,"provenance":null,"toolName":"t","hostMode":"hosted","graph":{"graphType":"bar","dataPoints":2,"dataKeys":["k","v"],"xKey":"k"},"dataKeys":["graphConfig","hostMode","title","toolName","zeta"]}`
+	if string(got) != want {
+		t.Errorf("summary\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestNodeField(t *testing.T) {
+	var node map[string]any
+	_ = json.Unmarshal([]byte(`{"id":"n","title":"T","size":{"width":1},"data":{"content":"c","nested":{"a":[5,6]},"title":"dt"}}`), &node)
+	for field, want := range map[string]any{
+		"title": "T", "size.width": 1.0, "content": "c", "data.content": "c", "nested.a.1": 6.0, "data.title": "dt",
+	} {
+		got, ok := nodeField(node, field)
+		if !ok || got != want {
+			t.Errorf("nodeField(%q) = %v, %v; want %v", field, got, ok, want)
+		}
+	}
+	if _, ok := nodeField(node, "nope"); ok {
+		t.Error("nope resolved")
+	}
+	if got := strings.Join(nodeFieldNames(node), ","); got != "content,data.content,data.nested,data.title,id,nested,size,title" {
+		t.Errorf("field names: %s", got)
+	}
+}
+
+func TestOrderedKeepsKeyOrder(t *testing.T) {
+	o, err := rawObject([]byte(`{"z":1,"a":{"y":2,"b":3},"m":[1]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.set("a", o.get("a"))
+	o.set("new", true)
+	b, _ := json.Marshal(o)
+	if string(b) != `{"z":1,"a":{"y":2,"b":3},"m":[1],"new":true}` {
+		t.Errorf("got %s", b)
+	}
+	if _, err := rawObject([]byte(`[1]`)); err == nil {
+		t.Error("an array is not an object")
+	}
+}
+
+// syncWriter is a goroutine-safe buffer standing in for a terminal.
+type syncWriter struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+func TestProgressOnlyOnATerminal(t *testing.T) {
+	var plain bytes.Buffer
+	p := startProgress(&plain, "[batch] 3 operations")
+	p.done("3 results") // nil-safe
+	if plain.Len() != 0 {
+		t.Fatalf("progress written to a non-terminal: %q", plain.String())
+	}
+
+	restore, tick := isTerminal, progressTick
+	defer func() { isTerminal, progressTick = restore, tick }()
+	isTerminal = func(io.Writer) bool { return true }
+	progressTick = time.Millisecond
+	w := &syncWriter{}
+	p = startProgress(w, "[batch] 3 operations from ops.json")
+	deadline := time.Now().Add(5 * time.Second)
+	for strings.Count(w.String(), "\r") < 2 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	p.done("3 results")
+	p.done("again") // once
+	out := w.String()
+	if !strings.HasPrefix(out, "[batch] 3 operations from ops.json ...") || strings.Count(out, "\r") < 2 ||
+		!strings.HasSuffix(out, "\n") || !strings.Contains(out, "[batch] 3 operations from ops.json: 3 results (") || strings.Contains(out, "again") {
+		t.Fatalf("progress output %q", out)
+	}
+}
+
+// fakeServer records the requests of one command run in process.
+func fakeServer(t *testing.T, reply string) (*[]string, func(args ...string) (string, string, int)) {
+	t.Helper()
+	var got []string
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, r.Method+" "+r.URL.RequestURI()+" "+r.Header.Get("X-PMX-Source")+" "+string(b))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, reply)
+	}))
+	t.Cleanup(srv.Close)
+	t.Setenv("PMX_CANVAS_URL", srv.URL)
+	t.Setenv("PMX_CANVAS_ID", "")
+	return &got, func(args ...string) (string, string, int) {
+		var out, errOut bytes.Buffer
+		code := Execute(args, &out, &errOut)
+		return out.String(), errOut.String(), code
+	}
+}
+
+func TestRequestsCarryTheReferenceBodies(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ax", "host", "report", "--host", "codex", "--tools"},
+			`PUT /api/canvas/ax/host-capability?canvas=main cli {"canvas":false,"files":false,"hooks":false,"host":"codex","permissions":false,"sessionMessaging":false,"source":"cli","tools":true,"uiPrompts":false}`},
+		{[]string{"node", "update", "n1", "--x", "-100", "--dock-position", "null"},
+			`PATCH /api/canvas/node/n1?canvas=main cli {"dockPosition":null,"x":-100}`},
+		{[]string{"edge", "add", "--from", "a", "--to-search", "Build"},
+			`POST /api/canvas/edge?canvas=main cli {"from":"a","toSearch":"Build","type":"flow"}`},
+		{[]string{"batch", "--json", `[{"op":"arrange"}]`},
+			`POST /api/canvas/batch?canvas=main cli {"operations":[{"op":"arrange"}]}`},
+		{[]string{"snapshot", "list", "--q", "pre", "--all", "--canvas", "other"},
+			`GET /api/canvas/snapshots?all=true&canvas=other&query=pre cli `},
+		{[]string{"ax", "policy", "set", "--excluded-tools", "a, b,", "--system-append", "Ask"},
+			`POST /api/canvas/ax/policy?canvas=main cli {"prompt":{"systemAppend":"Ask"},"source":"cli","tools":{"excluded":["a","b"]}}`},
+		{[]string{"fit", "n1", "--max-scale", "2"},
+			`POST /api/canvas/fit?canvas=main cli {"maxScale":2,"nodeIds":["n1"]}`},
+	}
+	for _, c := range cases {
+		got, run := fakeServer(t, `{"ok":true}`)
+		out, errOut, code := run(c.args...)
+		if code != 0 || strings.TrimSpace(out) != "{\n  \"ok\": true\n}" {
+			t.Errorf("%v: code %d out %q err %q", c.args, code, out, errOut)
+			continue
+		}
+		if len(*got) != 1 || (*got)[0] != c.want {
+			t.Errorf("%v sent\n %q\nwant\n %q", c.args, *got, c.want)
+		}
+	}
+}
+
+func TestNotAvailableCommandsCallNothing(t *testing.T) {
+	got, run := fakeServer(t, `{}`)
+	for _, args := range [][]string{
+		{"webview", "start", "--width", "800"}, {"screenshot", "--output", "x.png"}, {"code-graph"}, {"node", "schema"},
+		{"copilot", "install-extension", "--dry-run"}, {"diagram", "add"}, {"json-render"}, {"validate", "spec", "--type", "graph"},
+	} {
+		out, errOut, code := run(args...)
+		want := strings.Join(args[:len(args)-countFlags(args)], " ") + ": not available yet"
+		var e struct{ Error, Hint string }
+		_ = json.Unmarshal([]byte(errOut), &e)
+		if code != 1 || out != "" || e.Error != want || !strings.Contains(e.Hint, "docs/cli.md") {
+			t.Errorf("%v: code %d out %q err %q (want error %q)", args, code, out, errOut, want)
+		}
+	}
+	if len(*got) != 0 {
+		t.Errorf("not-available commands called the server: %v", *got)
+	}
+}
+
+func countFlags(args []string) int {
+	n := 0
+	for i := len(args) - 1; i >= 0; i-- {
+		if strings.HasPrefix(args[i], "-") {
+			n = len(args) - i
+		}
+	}
+	return n
+}
+
+func TestValidateExitsTwoAfterTheReport(t *testing.T) {
+	_, run := fakeServer(t, `{"ok":false,"collisions":[{}],"summary":{"collisions":1,"missingEdgeEndpoints":2}}`)
+	out, errOut, code := run("validate")
+	if code != 2 || !strings.Contains(out, `"ok": false`) ||
+		!strings.Contains(errOut, `"error":"validate: the layout has problems: 1 collisions, 2 missingEdgeEndpoints"`) {
+		t.Fatalf("code %d out %q err %q", code, out, errOut)
+	}
+}
