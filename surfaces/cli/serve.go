@@ -35,6 +35,12 @@ type serveOptions struct {
 	noFsync   bool
 	cpuProf   string
 	memProf   string
+
+	// Daemon mode (daemon.go).
+	daemon  bool
+	logFile string
+	pidFile string
+	waitMs  int
 }
 
 func addServeFlags(cmd *cobra.Command, o *serveOptions) {
@@ -56,20 +62,34 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	_ = f.MarkHidden("cpuprofile")
 	f.StringVar(&o.memProf, "memprofile", "", "write a heap profile to this file at shutdown")
 	_ = f.MarkHidden("memprofile")
+	f.BoolVar(&o.daemon, "daemon", false, "start the server in the background, wait until it is healthy, print its pid and URL as JSON")
+	addDaemonFileFlags(cmd, &o.logFile, &o.pidFile, &o.waitMs, "how long to wait for the daemon to become healthy")
 }
 
 func newServeCommand(stderr io.Writer) *cobra.Command {
 	o := &serveOptions{}
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Run the canvas server in the foreground",
+		Short: "Run the canvas server (foreground, or --daemon in the background)",
+		Long: `Run the canvas server in the foreground until Ctrl+C or SIGTERM.
+
+With --daemon the server starts detached in the background (its own session,
+output appended to the log file), this command waits until /health answers
+for the workspace, writes the pid file and prints one JSON document:
+{ok, daemon, pid, url, healthUrl, logFile, pidFile, workspace}. Pid and log
+files default to <workspace>/.pmx-canvas/daemon-<port>.{pid,log}.
+"serve status" and "serve stop" manage it.`,
 		Example: `  pmx-canvas serve --port 4313
   pmx-canvas serve --workspace ./project --no-open
+  pmx-canvas serve --daemon --port 4313 --wait-ms 20000
+  pmx-canvas serve status --port 4313
+  pmx-canvas serve stop --port 4313
   pmx-canvas serve --host 0.0.0.0 --token "$(openssl rand -hex 16)"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, o, stderr) },
 	}
 	addServeFlags(cmd, o)
+	cmd.AddCommand(newServeStatusCommand(), newServeStopCommand())
 	return cmd
 }
 
@@ -93,6 +113,9 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 	port, err := resolvePort(cmd, o.port)
 	if err != nil {
 		return err
+	}
+	if o.daemon {
+		return runDaemonStart(cmd, o, port)
 	}
 	token := o.token
 	if token == "" {
