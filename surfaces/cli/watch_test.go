@@ -129,3 +129,35 @@ func TestWatchFailures(t *testing.T) {
 		})
 	}
 }
+
+// TestWatchDiffsAFreshBurstAfterReconnect: when the server cannot replay
+// (its ring moved on, or it restarted), the reconnection gets a fresh
+// full layout; it is compared with the last one seen, so changes made
+// meanwhile are still reported.
+func TestWatchDiffsAFreshBurstAfterReconnect(t *testing.T) {
+	t.Setenv("PMX_CANVAS_URL", "")
+	var mu sync.Mutex
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n++
+		conn := n
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		if conn == 1 {
+			writeFrame(w, 3, "connected", json.RawMessage(`{"resumed":false}`))
+			writeFrame(w, 3, "canvas-layout-update", layoutFrame([]string{"a:markdown:0:0:10:10:A"}, nil, nil))
+			writeFrame(w, 3, "context-pins-changed", pinsFrame("a"))
+			return
+		}
+		writeFrame(w, 1, "connected", json.RawMessage(`{"resumed":false}`))
+		writeFrame(w, 1, "canvas-layout-update", layoutFrame([]string{"a:markdown:0:0:10:10:A", "b:markdown:900:0:10:10:B"}, nil, nil))
+		writeFrame(w, 1, "context-pins-changed", pinsFrame())
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	code, out, errOut := runCLI("watch", "--max-events", "2", "--server-url", srv.URL)
+	if code != 0 || out != "add 1 node: \"B\"\ncontext-pin removed: \"A\"\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
