@@ -110,6 +110,19 @@ func dwKillOnCleanup(t *testing.T, pid int) {
 	})
 }
 
+// dwReapOnCleanup kills, at the end of the test, any server process still
+// running for workspace ws (a daemon the test started; a failing test must
+// not leave it behind).
+func dwReapOnCleanup(t *testing.T, ws string) {
+	t.Cleanup(func() {
+		for _, p := range dwProcsMentioning("--workspace=" + ws) {
+			if pid, err := strconv.Atoi(p[:strings.IndexByte(p, ':')]); err == nil {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+}
+
 func dwHealthy(url string) bool {
 	c := &http.Client{Timeout: time.Second}
 	res, err := c.Get(url + "/health")
@@ -131,6 +144,7 @@ func dwRequireProc(t *testing.T) {
 func TestDaemonStartStatusStop(t *testing.T) {
 	dwRequireProc(t)
 	ws := t.TempDir()
+	dwReapOnCleanup(t, ws)
 	real, _ := filepath.EvalSymlinks(ws)
 	port := freePort(t)
 	base := "http://127.0.0.1:" + port
@@ -312,6 +326,7 @@ func TestDaemonStartFailuresLeaveNoOrphan(t *testing.T) {
 	dwRequireProc(t)
 	t.Run("port taken", func(t *testing.T) {
 		ws := t.TempDir()
+		dwReapOnCleanup(t, ws)
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
@@ -333,6 +348,7 @@ func TestDaemonStartFailuresLeaveNoOrphan(t *testing.T) {
 	})
 	t.Run("timeout", func(t *testing.T) {
 		ws := t.TempDir()
+		dwReapOnCleanup(t, ws)
 		port := freePort(t)
 		code, out, errOut := dwRun(t, ws, "serve", "--daemon", "--port", port, "--wait-ms", "1")
 		e := dwJSON(t, errOut)
@@ -367,5 +383,72 @@ func TestVersionFlag(t *testing.T) {
 	code, out, errOut := dwRun(t, t.TempDir(), "-v")
 	if code != 1 || out != "" || !strings.Contains(errOut, "unknown shorthand flag: 'v'") {
 		t.Fatalf("-v: %d %q %q", code, out, errOut)
+	}
+}
+
+// TestDaemonConcurrentStarts: two "serve --daemon" at once for one port
+// and workspace give one server; the second reports it as already running.
+func TestDaemonConcurrentStarts(t *testing.T) {
+	dwRequireProc(t)
+	ws := t.TempDir()
+	dwReapOnCleanup(t, ws)
+	port := freePort(t)
+	type result struct {
+		code     int
+		out, err string
+	}
+	results := make(chan result, 2)
+	for i := 0; i < 2; i++ {
+		go func() {
+			code, out, errOut := dwRun(t, ws, "serve", "--daemon", "--port", port)
+			results <- result{code, out, errOut}
+		}()
+	}
+	var pids []float64
+	already := 0
+	rs := []result{<-results, <-results}
+	for i, r := range rs {
+		if r.code != 0 {
+			t.Fatalf("start %d: exit %d %s", i, r.code, r.err)
+		}
+		doc := dwJSON(t, r.out)
+		pid, _ := doc["pid"].(float64)
+		pids = append(pids, pid)
+		if doc["alreadyRunning"] == true {
+			already++
+		}
+	}
+	if already != 1 || pids[0] != pids[1] || pids[0] == 0 {
+		t.Fatalf("pids %v, alreadyRunning %d", pids, already)
+	}
+	if procs := dwProcsMentioning("--workspace=" + ws); len(procs) != 1 {
+		t.Fatalf("server processes: %v", procs)
+	}
+	if code, out, _ := dwRun(t, ws, "serve", "stop", "--port", port); code != 0 || dwJSON(t, out)["stopped"] != true {
+		t.Fatalf("stop: %d %s", code, out)
+	}
+}
+
+// TestServeTheme: --theme applies at start (the reference ignored it), and
+// PMX_CANVAS_THEME does the same; a bad value is refused before binding.
+func TestServeTheme(t *testing.T) {
+	ws := t.TempDir()
+	p := startServer(t, ws, "--theme", "light")
+	if th := p.must(200, "GET", "/api/canvas/theme", nil).str("theme"); th != "light" {
+		t.Fatalf("theme %q", th)
+	}
+	if h := p.must(200, "GET", "/api/canvas/history", nil).body; h["canUndo"] != false {
+		t.Fatalf("setting the start theme made history: %v", h)
+	}
+	p.stop()
+	t.Setenv("PMX_CANVAS_THEME", "high-contrast")
+	p = startServer(t, ws)
+	if th := p.must(200, "GET", "/api/canvas/theme", nil).str("theme"); th != "high-contrast" {
+		t.Fatalf("theme from the environment %q", th)
+	}
+	p.stop()
+	code, out, errOut := dwRun(t, ws, "serve", "--theme", "blue", "--port", "0")
+	if code != 1 || out != "" || !strings.Contains(errOut, `"error":"Invalid theme: \"blue\"","hint":"Use: dark, light, high-contrast"`) {
+		t.Fatalf("bad theme: %d %q %q", code, out, errOut)
 	}
 }

@@ -268,6 +268,11 @@ func runDaemonStart(cmd *cobra.Command, o *serveOptions, port int) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	unlock, err := lockStart(t.pidFile, time.Duration(o.waitMs)*time.Millisecond)
+	if err != nil {
+		return die("Wait for it, then run `pmx-canvas serve status`.", "Cannot start the daemon: %v", err)
+	}
+	defer unlock()
 	if responsive, ours, ws := t.health(ctx); responsive {
 		if !ours {
 			return die("Stop that server, or pick another --port.",

@@ -170,3 +170,32 @@ func sameFile(a, b string) bool {
 	}
 	return os.SameFile(sa, sb)
 }
+
+// lockStart serialises daemon starts for one pid file, so two concurrent
+// "serve --daemon" cannot both spawn a server and take each other's health
+// for their own: the second waits, then finds the first one running. The
+// lock file stays (removing it would race); the child does not inherit it.
+func lockStart(pidFile string, wait time.Duration) (unlock func(), err error) {
+	if err := os.MkdirAll(filepath.Dir(pidFile), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(pidFile+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { _ = f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+			_ = f.Close()
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				return nil, errors.New("another serve --daemon for " + pidFile + " is still starting")
+			}
+			return nil, err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

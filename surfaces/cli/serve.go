@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,6 +37,8 @@ type serveOptions struct {
 	cpuProf   string
 	memProf   string
 
+	theme string
+
 	// Daemon mode (daemon.go).
 	daemon  bool
 	logFile string
@@ -50,6 +53,7 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	f.StringVar(&o.workspace, "workspace", "", "workspace directory holding .pmx-canvas/ (default: current directory)")
 	f.StringVar(&o.token, "token", "", "bearer token every request must carry (env PMX_CANVAS_TOKEN)")
 	f.BoolVar(&o.noOpen, "no-open", false, "do not open a browser at start")
+	f.StringVar(&o.theme, "theme", "", "set the main canvas's theme at start: dark, light or high-contrast (env PMX_CANVAS_THEME)")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error (logs go to stderr)")
 	f.IntVar(&o.maxBody, "max-body", 32<<20, "largest request body accepted, in bytes")
 	f.DurationVar(&o.ssePing, "sse-ping", 8*time.Second, "interval of SSE ping frames")
@@ -121,6 +125,15 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 	if token == "" {
 		token = os.Getenv("PMX_CANVAS_TOKEN")
 	}
+	theme := o.theme
+	if !cmd.Flags().Changed("theme") {
+		theme = os.Getenv("PMX_CANVAS_THEME")
+	}
+	switch theme {
+	case "", "dark", "light", "high-contrast":
+	default:
+		return die("Use: dark, light, high-contrast", "Invalid theme: %q", theme)
+	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %w", err)
@@ -149,6 +162,16 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 	})
 	if err != nil {
 		return fmt.Errorf("failed to start PMX Canvas: %w", err)
+	}
+	if theme != "" {
+		// The reference read its theme variable before the flag set it, so
+		// --theme did nothing (quirk 4); here it applies at start.
+		if err := setStartTheme(srv, theme); err != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			_ = srv.Close(ctx)
+			return fmt.Errorf("failed to start PMX Canvas: --theme: %w", err)
+		}
 	}
 	url := "http://localhost:" + strconv.Itoa(srv.Addr().(*net.TCPAddr).Port)
 	printBanner(stderr, url, srv.Workspace)
@@ -195,4 +218,25 @@ func printBanner(w io.Writer, url, workspace string) {
   Press Ctrl+C to stop
 
 `, messages.Version, url, url, workspace, url, url)
+}
+
+// setStartTheme sets the main canvas's theme unless it already has it.
+func setStartTheme(srv *pmxcanvas.Server, theme string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	inv := srv.Invoker()
+	get, err := inv.Invoke(ctx, &messages.Envelope{Canvas: messages.DefaultCanvas, Op: "theme.get", Source: "cli", Input: json.RawMessage(`{}`)})
+	if err == nil {
+		if b, merr := json.Marshal(get.Body); merr == nil {
+			var cur struct {
+				Theme string `json:"theme"`
+			}
+			if json.Unmarshal(b, &cur) == nil && cur.Theme == theme {
+				return nil
+			}
+		}
+	}
+	in, _ := json.Marshal(map[string]string{"theme": theme})
+	_, err = inv.Invoke(ctx, &messages.Envelope{Canvas: messages.DefaultCanvas, Op: "theme.set", Source: "cli", Input: in})
+	return err
 }

@@ -154,6 +154,11 @@ type fatalError struct{ err error }
 
 func (e *fatalError) Error() string { return e.err.Error() }
 
+// outputError is a failed write of a line (stdout closed).
+type outputError struct{ err error }
+
+func (e *outputError) Error() string { return "write output: " + e.err.Error() }
+
 func (w *watcher) run(ctx context.Context) error {
 	const firstBackoff = 250 * time.Millisecond
 	backoff := firstBackoff
@@ -163,6 +168,10 @@ func (w *watcher) run(ctx context.Context) error {
 		switch {
 		case errors.Is(err, errMaxEvents), ctx.Err() != nil:
 			return nil
+		}
+		var outErr *outputError
+		if errors.As(err, &outErr) {
+			return outErr
 		}
 		var fatal *fatalError
 		if errors.As(err, &fatal) {
@@ -280,7 +289,7 @@ func (w *watcher) session(parent context.Context) (opened bool, err error) {
 	})
 	var fatal *fatalError
 	switch {
-	case errors.Is(err, errMaxEvents), errors.As(err, &fatal), parent.Err() != nil:
+	case errors.Is(err, errMaxEvents), errors.As(err, &fatal), errors.As(err, new(*outputError)), parent.Err() != nil:
 		return true, err
 	case ctx.Err() != nil:
 		return true, fmt.Errorf("no data for %s", w.opts.idle)
@@ -306,7 +315,7 @@ func (w *watcher) emit(events []watchEvent) error {
 			line = ev.compact()
 		}
 		if _, err := fmt.Fprintln(w.out, line); err != nil {
-			return &fatalError{err}
+			return &outputError{err}
 		}
 		w.emitted++
 		if w.opts.maxEvents > 0 && w.emitted >= w.opts.maxEvents {
