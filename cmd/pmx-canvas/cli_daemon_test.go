@@ -375,7 +375,7 @@ func TestDaemonStartFailuresLeaveNoOrphan(t *testing.T) {
 	})
 }
 
-func TestVersionFlag(t *testing.T) {
+func TestDaemonVersionFlag(t *testing.T) {
 	code, out, _ := dwRun(t, t.TempDir(), "--version")
 	if code != 0 || !dwVersion.MatchString(out) {
 		t.Fatalf("--version: %d %q", code, out)

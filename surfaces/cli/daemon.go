@@ -46,14 +46,14 @@ func init() {
 	})
 }
 
-const defaultWaitMs = 10000
+const daemonDefaultWaitMs = 10000
 
 // addDaemonFileFlags registers --log-file, --pid-file and --wait-ms.
 func addDaemonFileFlags(cmd *cobra.Command, logFile, pidFile *string, waitMs *int, waitHelp string) {
 	f := cmd.Flags()
 	f.StringVar(logFile, "log-file", "", "daemon log file (default <workspace>/.pmx-canvas/daemon-<port>.log)")
 	f.StringVar(pidFile, "pid-file", "", "daemon pid file (default <workspace>/.pmx-canvas/daemon-<port>.pid)")
-	f.IntVar(waitMs, "wait-ms", defaultWaitMs, waitHelp+", in milliseconds")
+	f.IntVar(waitMs, "wait-ms", daemonDefaultWaitMs, waitHelp+", in milliseconds")
 }
 
 // daemonTarget is where a daemon lives: its workspace, port and files, and
@@ -80,20 +80,20 @@ func newDaemonTarget(workspace, host string, port int, logFile, pidFile, token s
 	}
 	t := &daemonTarget{workspace: ws, port: port, token: token}
 	stem := filepath.Join(ws, ".pmx-canvas", "daemon-"+strconv.Itoa(port))
-	if t.logFile, err = absOr(logFile, stem+".log"); err != nil {
+	if t.logFile, err = daemonAbsOr(logFile, stem+".log"); err != nil {
 		return nil, err
 	}
-	if t.pidFile, err = absOr(pidFile, stem+".pid"); err != nil {
+	if t.pidFile, err = daemonAbsOr(pidFile, stem+".pid"); err != nil {
 		return nil, err
 	}
-	t.base = "http://" + net.JoinHostPort(clientHost(host), strconv.Itoa(port))
+	t.base = "http://" + net.JoinHostPort(daemonClientHost(host), strconv.Itoa(port))
 	if t.token == "" {
 		t.token = os.Getenv("PMX_CANVAS_TOKEN")
 	}
 	return t, nil
 }
 
-func absOr(path, def string) (string, error) {
+func daemonAbsOr(path, def string) (string, error) {
 	if path == "" {
 		return def, nil
 	}
@@ -101,7 +101,7 @@ func absOr(path, def string) (string, error) {
 }
 
 // clientHost is the address a client dials for a server bound to host.
-func clientHost(host string) string {
+func daemonClientHost(host string) string {
 	h := strings.Trim(host, "[]")
 	switch h {
 	case "", "0.0.0.0", "::", "localhost":
@@ -116,24 +116,24 @@ func (t *daemonTarget) healthURL() string { return t.base + "/health" }
 func (t *daemonTarget) workbenchURL() string { return t.base + "/workbench" }
 
 // fields are the keys every daemon document carries.
-func (t *daemonTarget) fields(extra ...any) []kv {
-	out := []kv{{"ok", true}, {"daemon", true}}
+func (t *daemonTarget) fields(extra ...any) []daemonKV {
+	out := []daemonKV{{"ok", true}, {"daemon", true}}
 	for i := 0; i+1 < len(extra); i += 2 {
-		out = append(out, kv{extra[i].(string), extra[i+1]})
+		out = append(out, daemonKV{extra[i].(string), extra[i+1]})
 	}
 	return append(out,
-		kv{"url", t.workbenchURL()}, kv{"healthUrl", t.healthURL()},
-		kv{"logFile", t.logFile}, kv{"pidFile", t.pidFile}, kv{"workspace", t.workspace})
+		daemonKV{"url", t.workbenchURL()}, daemonKV{"healthUrl", t.healthURL()},
+		daemonKV{"logFile", t.logFile}, daemonKV{"pidFile", t.pidFile}, daemonKV{"workspace", t.workspace})
 }
 
 // kv is one key of an ordered JSON object.
-type kv struct {
+type daemonKV struct {
 	k string
 	v any
 }
 
 // orderedJSON renders pairs as one JSON object, keys in the given order.
-func orderedJSON(pairs []kv) json.RawMessage {
+func daemonJSON(pairs []daemonKV) json.RawMessage {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for i, p := range pairs {
@@ -190,10 +190,10 @@ func (t *daemonTarget) health(ctx context.Context) (responsive, ours bool, works
 	if err != nil {
 		return false, false, ""
 	}
-	return true, ws == "" || sameDirPath(ws, t.workspace), ws
+	return true, ws == "" || daemonSameDir(ws, t.workspace), ws
 }
 
-func sameDirPath(a, b string) bool {
+func daemonSameDir(a, b string) bool {
 	clean := func(p string) string {
 		if r, err := filepath.EvalSymlinks(p); err == nil {
 			return r
@@ -205,7 +205,7 @@ func sameDirPath(a, b string) bool {
 
 // readPid returns the pid in the file, or 0 when the file is missing,
 // empty or not a positive integer.
-func readPid(path string) int {
+func daemonReadPid(path string) int {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0
@@ -217,13 +217,13 @@ func readPid(path string) int {
 	return pid
 }
 
-func fileExists(path string) bool {
+func daemonFileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
 
 // writePidFile writes "<pid>\n" atomically.
-func writePidFile(path string, pid int) error {
+func daemonWritePid(path string, pid int) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -244,7 +244,7 @@ var daemonSkipFlags = map[string]bool{
 }
 
 // childArgs rebuilds the server's command line for the detached child.
-func childArgs(flags *pflag.FlagSet, t *daemonTarget) []string {
+func daemonChildArgs(flags *pflag.FlagSet, t *daemonTarget) []string {
 	args := []string{"serve"}
 	flags.Visit(func(f *pflag.Flag) {
 		if daemonSkipFlags[f.Name] {
@@ -268,7 +268,7 @@ func runDaemonStart(cmd *cobra.Command, o *serveOptions, port int) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	unlock, err := lockStart(t.pidFile, time.Duration(o.waitMs)*time.Millisecond)
+	unlock, err := daemonLockStart(t.pidFile, time.Duration(o.waitMs)*time.Millisecond)
 	if err != nil {
 		return die("Wait for it, then run `pmx-canvas serve status`.", "Cannot start the daemon: %v", err)
 	}
@@ -279,10 +279,10 @@ func runDaemonStart(cmd *cobra.Command, o *serveOptions, port int) error {
 				"Port %d is already serving another workspace (%s)", port, ws)
 		}
 		var pid any
-		if p := readPid(t.pidFile); p > 0 {
+		if p := daemonReadPid(t.pidFile); p > 0 {
 			pid = p
 		}
-		return output(cmd.OutOrStdout(), orderedJSON(t.fields("alreadyRunning", true, "pid", pid)))
+		return output(cmd.OutOrStdout(), daemonJSON(t.fields("alreadyRunning", true, "pid", pid)))
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -298,7 +298,7 @@ func runDaemonStart(cmd *cobra.Command, o *serveOptions, port int) error {
 	logStart, _ := logf.Seek(0, 2)
 	fmt.Fprintf(logf, "--- pmx-canvas daemon starting at %s (port %d) ---\n", time.Now().Format(time.RFC3339), port)
 
-	child := exec.Command(exe, childArgs(cmd.Flags(), t)...)
+	child := exec.Command(exe, daemonChildArgs(cmd.Flags(), t)...)
 	child.Dir, _ = os.Getwd()
 	child.Env = os.Environ()
 	if t.token != "" {
@@ -306,7 +306,7 @@ func runDaemonStart(cmd *cobra.Command, o *serveOptions, port int) error {
 		child.Env = append(child.Env, "PMX_CANVAS_TOKEN="+t.token)
 	}
 	child.Stdout, child.Stderr = logf, logf
-	detach(child)
+	daemonDetach(child)
 	err = child.Start()
 	_ = logf.Close()
 	if err != nil {
@@ -316,7 +316,7 @@ func runDaemonStart(cmd *cobra.Command, o *serveOptions, port int) error {
 	go func() { exited <- child.Wait() }()
 
 	failure := func(reason string) error {
-		return &cliError{Msg: reason, Hint: logTailHint(t.logFile, logStart)}
+		return &cliError{Msg: reason, Hint: daemonLogTail(t.logFile, logStart)}
 	}
 	deadline := time.NewTimer(time.Duration(o.waitMs) * time.Millisecond)
 	defer deadline.Stop()
@@ -325,30 +325,30 @@ func runDaemonStart(cmd *cobra.Command, o *serveOptions, port int) error {
 	for {
 		select {
 		case err := <-exited:
-			killRest(child.Process.Pid) // whatever it left in its group
-			return failure("Daemon " + exitReason(err))
+			daemonKillRest(child.Process.Pid) // whatever it left in its group
+			return failure("Daemon " + daemonExitReason(err))
 		case <-ctx.Done():
-			killGroup(child.Process.Pid, exited)
+			daemonKillGroup(child.Process.Pid, exited)
 			return failure(fmt.Sprintf("Interrupted while waiting for %s; the daemon (pid %d) was stopped", t.healthURL(), child.Process.Pid))
 		case <-deadline.C:
-			killGroup(child.Process.Pid, exited)
+			daemonKillGroup(child.Process.Pid, exited)
 			return failure(fmt.Sprintf("Timed out after %d ms waiting for %s; the daemon (pid %d) was stopped", o.waitMs, t.healthURL(), child.Process.Pid))
 		case <-tick.C:
 			if responsive, ours, _ := t.health(ctx); !responsive || !ours {
 				continue
 			}
 			pid := child.Process.Pid
-			if err := writePidFile(t.pidFile, pid); err != nil {
-				killGroup(pid, exited)
+			if err := daemonWritePid(t.pidFile, pid); err != nil {
+				daemonKillGroup(pid, exited)
 				return fmt.Errorf("write the pid file: %w", err)
 			}
 			_ = child.Process.Release()
-			return output(cmd.OutOrStdout(), orderedJSON(t.fields("pid", pid)))
+			return output(cmd.OutOrStdout(), daemonJSON(t.fields("pid", pid)))
 		}
 	}
 }
 
-func exitReason(err error) string {
+func daemonExitReason(err error) string {
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
@@ -364,7 +364,7 @@ func exitReason(err error) string {
 
 // logTailHint is the hint of a failed start: the log lines written since
 // this start (at most 20).
-func logTailHint(path string, from int64) string {
+func daemonLogTail(path string, from int64) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return "See the daemon log: " + path
@@ -425,7 +425,7 @@ server of this workspace. A pid file left by a daemon that is gone is removed.`,
 			if err != nil {
 				return err
 			}
-			return output(cmd.OutOrStdout(), orderedJSON(daemonStatus(cmd.Context(), t)))
+			return output(cmd.OutOrStdout(), daemonJSON(daemonStatus(cmd.Context(), t)))
 		},
 	}
 	addDaemonCtlFlags(cmd, o)
@@ -435,21 +435,21 @@ server of this workspace. A pid file left by a daemon that is gone is removed.`,
 	return cmd
 }
 
-func daemonStatus(ctx context.Context, t *daemonTarget) []kv {
+func daemonStatus(ctx context.Context, t *daemonTarget) []daemonKV {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	pid := readPid(t.pidFile)
+	pid := daemonReadPid(t.pidFile)
 	pidRunning, pidIsServer := false, false
 	if pid > 0 {
-		pidRunning = processAlive(pid)
+		pidRunning = daemonAlive(pid)
 		if pidRunning {
-			pidIsServer, _ = isOurServer(pid, t)
+			pidIsServer, _ = daemonIsOurs(pid, t)
 		}
 	}
 	responsive, ours, _ := t.health(ctx)
 	running := (responsive && ours) || pidIsServer
-	if !running && fileExists(t.pidFile) {
+	if !running && daemonFileExists(t.pidFile) {
 		_ = os.Remove(t.pidFile)
 	}
 	var pidValue any
@@ -458,7 +458,7 @@ func daemonStatus(ctx context.Context, t *daemonTarget) []kv {
 	}
 	return append(t.fields("running", running, "responsive", responsive && ours, "pid", pidValue,
 		"pidRunning", pidRunning, "pidIsServer", pidIsServer),
-		kv{"pidFileExists", fileExists(t.pidFile)})
+		daemonKV{"pidFileExists", daemonFileExists(t.pidFile)})
 }
 
 func newServeStopCommand() *cobra.Command {
@@ -486,7 +486,7 @@ Prints one JSON document: {ok, daemon, stopped, pid, ...}.`,
 			if err != nil {
 				return err
 			}
-			return output(cmd.OutOrStdout(), orderedJSON(doc))
+			return output(cmd.OutOrStdout(), daemonJSON(doc))
 		},
 	}
 	addDaemonCtlFlags(cmd, o)
@@ -494,11 +494,11 @@ Prints one JSON document: {ok, daemon, stopped, pid, ...}.`,
 	return cmd
 }
 
-func daemonStop(ctx context.Context, t *daemonTarget, wait time.Duration) ([]kv, error) {
+func daemonStop(ctx context.Context, t *daemonTarget, wait time.Duration) ([]daemonKV, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	pid := readPid(t.pidFile)
+	pid := daemonReadPid(t.pidFile)
 	responsive, ours, _ := t.health(ctx)
 	if pid == 0 {
 		if responsive && ours {
@@ -508,12 +508,12 @@ func daemonStop(ctx context.Context, t *daemonTarget, wait time.Duration) ([]kv,
 		_ = os.Remove(t.pidFile)
 		return t.fields("stopped", false, "running", false, "reason", "No running daemon found."), nil
 	}
-	if !processAlive(pid) {
+	if !daemonAlive(pid) {
 		_ = os.Remove(t.pidFile)
 		return t.fields("stopped", false, "running", responsive && ours,
 			"reason", fmt.Sprintf("Removed stale pid file for %d.", pid), "pid", pid), nil
 	}
-	if ok, what := isOurServer(pid, t); !ok {
+	if ok, what := daemonIsOurs(pid, t); !ok {
 		// The pid was reused by another program (or the file is wrong):
 		// never signal it. The file does not describe a daemon of ours.
 		_ = os.Remove(t.pidFile)
@@ -524,11 +524,11 @@ func daemonStop(ctx context.Context, t *daemonTarget, wait time.Duration) ([]kv,
 		return nil, die(hint, "Pid %d from %s is not a pmx-canvas server of %s (it runs: %s); not signalling it.",
 			pid, t.pidFile, t.workspace, what)
 	}
-	if err := terminate(pid); err != nil {
+	if err := daemonTerminate(pid); err != nil {
 		return nil, die("Check the pid's owner, or stop it where it runs.", "Cannot signal daemon %d: %v", pid, err)
 	}
 	deadline := time.Now().Add(wait)
-	for processAlive(pid) {
+	for daemonAlive(pid) {
 		if time.Now().After(deadline) {
 			return nil, die(fmt.Sprintf("It may still be shutting down: check `pmx-canvas serve status`, or wait longer with --wait-ms, or kill it: kill -9 %d", pid),
 				"Timed out waiting for daemon %d to stop.", pid)

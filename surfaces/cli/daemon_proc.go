@@ -17,12 +17,12 @@ import (
 // detach makes the child lead a new session and process group, so it
 // outlives this process and its terminal, and so its whole group can be
 // signalled at once.
-func detach(c *exec.Cmd) { c.SysProcAttr = &syscall.SysProcAttr{Setsid: true} }
+func daemonDetach(c *exec.Cmd) { c.SysProcAttr = &syscall.SysProcAttr{Setsid: true} }
 
 // killGroup stops a child that did not become healthy: SIGTERM to its
 // process group, SIGKILL after 3 s; it returns once the child is reaped, so
 // no orphan is left behind.
-func killGroup(pid int, exited <-chan error) {
+func daemonKillGroup(pid int, exited <-chan error) {
 	_ = syscall.Kill(-pid, syscall.SIGTERM)
 	select {
 	case <-exited:
@@ -33,14 +33,14 @@ func killGroup(pid int, exited <-chan error) {
 		case <-time.After(5 * time.Second):
 		}
 	}
-	killRest(pid)
+	daemonKillRest(pid)
 }
 
 // killRest kills what a child that has exited left in its process group.
-func killRest(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) }
+func daemonKillRest(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) }
 
 // terminate asks a daemon to shut down.
-func terminate(pid int) error {
+func daemonTerminate(pid int) error {
 	err := syscall.Kill(pid, syscall.SIGTERM)
 	if errors.Is(err, syscall.ESRCH) {
 		return nil
@@ -51,7 +51,7 @@ func terminate(pid int) error {
 // processAlive reports whether pid is a running process. EPERM (someone
 // else's process) counts as running; a zombie (exited, not yet reaped by
 // its parent) does not.
-func processAlive(pid int) bool {
+func daemonAlive(pid int) bool {
 	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
 		return false
 	}
@@ -65,7 +65,7 @@ func processAlive(pid int) bool {
 }
 
 // processArgs returns a process's command line.
-func processArgs(pid int) ([]string, error) {
+func daemonProcArgs(pid int) ([]string, error) {
 	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline"); err == nil {
 		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
 		if len(args) > 0 && args[0] != "" {
@@ -86,7 +86,7 @@ func processArgs(pid int) ([]string, error) {
 }
 
 // processExe returns the executable of a process, "" when unknown.
-func processExe(pid int) string {
+func daemonProcExe(pid int) string {
 	exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
 	if err != nil {
 		return ""
@@ -99,8 +99,8 @@ func processExe(pid int) string {
 // "serve" command, and no --workspace / --port that says otherwise (the
 // daemon's child always carries both). It also returns the process's
 // command line, for the error when it is not.
-func isOurServer(pid int, t *daemonTarget) (bool, string) {
-	args, err := processArgs(pid)
+func daemonIsOurs(pid int, t *daemonTarget) (bool, string) {
+	args, err := daemonProcArgs(pid)
 	if err != nil {
 		return false, "unknown (its command line cannot be read: " + err.Error() + ")"
 	}
@@ -109,10 +109,10 @@ func isOurServer(pid int, t *daemonTarget) (bool, string) {
 		desc = desc[:200] + "..."
 	}
 	self, _ := os.Executable()
-	exe := processExe(pid)
+	exe := daemonProcExe(pid)
 	sameProgram := false
 	switch {
-	case exe != "" && self != "" && sameFile(exe, self):
+	case exe != "" && self != "" && daemonSameFile(exe, self):
 		sameProgram = true
 	case self != "" && filepath.Base(args[0]) == filepath.Base(self):
 		sameProgram = true
@@ -131,26 +131,26 @@ func isOurServer(pid int, t *daemonTarget) (bool, string) {
 	if !serve {
 		return false, desc
 	}
-	if ws, ok := flagValue(args, "workspace"); ok {
+	if ws, ok := daemonFlagValue(args, "workspace"); ok {
 		if !filepath.IsAbs(ws) {
 			if cwd, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd"); err == nil {
 				ws = filepath.Join(cwd, ws)
 			}
 		}
-		if !sameDirPath(ws, t.workspace) {
+		if !daemonSameDir(ws, t.workspace) {
 			return false, desc
 		}
-	} else if cwd, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd"); err == nil && !sameDirPath(cwd, t.workspace) {
+	} else if cwd, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd"); err == nil && !daemonSameDir(cwd, t.workspace) {
 		return false, desc
 	}
-	if p, ok := flagValue(args, "port"); ok && p != strconv.Itoa(t.port) {
+	if p, ok := daemonFlagValue(args, "port"); ok && p != strconv.Itoa(t.port) {
 		return false, desc
 	}
 	return true, desc
 }
 
 // flagValue finds --name=value or --name value in a command line.
-func flagValue(args []string, name string) (string, bool) {
+func daemonFlagValue(args []string, name string) (string, bool) {
 	for i, a := range args {
 		if v, ok := strings.CutPrefix(a, "--"+name+"="); ok {
 			return v, true
@@ -162,7 +162,7 @@ func flagValue(args []string, name string) (string, bool) {
 	return "", false
 }
 
-func sameFile(a, b string) bool {
+func daemonSameFile(a, b string) bool {
 	sa, err1 := os.Stat(a)
 	sb, err2 := os.Stat(b)
 	if err1 != nil || err2 != nil {
@@ -175,7 +175,7 @@ func sameFile(a, b string) bool {
 // "serve --daemon" cannot both spawn a server and take each other's health
 // for their own: the second waits, then finds the first one running. The
 // lock file stays (removing it would race); the child does not inherit it.
-func lockStart(pidFile string, wait time.Duration) (unlock func(), err error) {
+func daemonLockStart(pidFile string, wait time.Duration) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(pidFile), 0o755); err != nil {
 		return nil, err
 	}

@@ -15,17 +15,17 @@ import (
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
-func TestVersionFlagHasNoShorthand(t *testing.T) {
-	if code, out, _ := runCLI("--version"); code != 0 || strings.TrimSpace(out) != messages.Version {
+func TestDaemonVersionFlagHasNoShorthand(t *testing.T) {
+	if code, out, _ := dwExecute("--version"); code != 0 || strings.TrimSpace(out) != messages.Version {
 		t.Fatalf("--version: %d %q", code, out)
 	}
-	code, out, errOut := runCLI("-v")
+	code, out, errOut := dwExecute("-v")
 	if code != 1 || out != "" || !strings.Contains(errOut, `unknown shorthand flag: 'v' in -v`) {
 		t.Fatalf("-v: %d %q %q", code, out, errOut)
 	}
 }
 
-func TestChildArgsKeepServerFlagsOnly(t *testing.T) {
+func TestDaemonChildArgs(t *testing.T) {
 	cmd := &cobra.Command{Use: "serve"}
 	o := &serveOptions{}
 	addServeFlags(cmd, o)
@@ -34,7 +34,7 @@ func TestChildArgsKeepServerFlagsOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	tg := &daemonTarget{port: 4400, workspace: "/abs/ws"}
-	got := strings.Join(childArgs(cmd.Flags(), tg), " ")
+	got := strings.Join(daemonChildArgs(cmd.Flags(), tg), " ")
 	want := "serve --log-level=debug --max-body=1024 --sse-ping=2s --port=4400 --workspace=/abs/ws --no-open"
 	if got != want {
 		t.Fatalf("child args\n got %s\nwant %s", got, want)
@@ -60,26 +60,26 @@ func TestDaemonTargetPaths(t *testing.T) {
 	}
 }
 
-func TestReadPid(t *testing.T) {
+func TestDaemonReadPid(t *testing.T) {
 	dir := t.TempDir()
 	for content, want := range map[string]int{"42\n": 42, " 7 ": 7, "": 0, "-3": 0, "abc": 0, "0": 0} {
 		p := filepath.Join(dir, "f.pid")
 		_ = os.WriteFile(p, []byte(content), 0o644)
-		if got := readPid(p); got != want {
+		if got := daemonReadPid(p); got != want {
 			t.Errorf("readPid(%q) = %d, want %d", content, got, want)
 		}
 	}
-	if readPid(filepath.Join(dir, "missing")) != 0 {
+	if daemonReadPid(filepath.Join(dir, "missing")) != 0 {
 		t.Error("missing file")
 	}
 	p := filepath.Join(dir, "sub", "d.pid")
-	if err := writePidFile(p, 1234); err != nil || readPid(p) != 1234 {
+	if err := daemonWritePid(p, 1234); err != nil || daemonReadPid(p) != 1234 {
 		t.Fatalf("writePidFile: %v", err)
 	}
 }
 
-func TestProcessAliveAndIdentity(t *testing.T) {
-	if !processAlive(os.Getpid()) {
+func TestDaemonProcessIdentity(t *testing.T) {
+	if !daemonAlive(os.Getpid()) {
 		t.Fatal("this process is alive")
 	}
 	// A child that exited but was not reaped yet is a zombie: not alive.
@@ -88,14 +88,14 @@ func TestProcessAliveAndIdentity(t *testing.T) {
 		t.Skip("no true(1):", err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for processAlive(zombie.Process.Pid) {
+	for daemonAlive(zombie.Process.Pid) {
 		if time.Now().After(deadline) {
 			t.Fatal("an exited child still counts as alive")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	_ = zombie.Wait()
-	if processAlive(zombie.Process.Pid) {
+	if daemonAlive(zombie.Process.Pid) {
 		t.Fatal("a reaped child is alive")
 	}
 
@@ -105,30 +105,30 @@ func TestProcessAliveAndIdentity(t *testing.T) {
 	}
 	defer func() { _ = sleeper.Process.Kill(); _ = sleeper.Wait() }()
 	tg := &daemonTarget{port: 4400, workspace: t.TempDir()}
-	if ok, what := isOurServer(sleeper.Process.Pid, tg); ok || what != "sleep 30" {
+	if ok, what := daemonIsOurs(sleeper.Process.Pid, tg); ok || what != "sleep 30" {
 		t.Fatalf("sleep is ours? %v %q", ok, what)
 	}
-	if ok, _ := isOurServer(os.Getpid(), tg); ok {
+	if ok, _ := daemonIsOurs(os.Getpid(), tg); ok {
 		t.Fatal("the test binary is not a server")
 	}
 }
 
-func TestFlagValue(t *testing.T) {
+func TestDaemonFlagValue(t *testing.T) {
 	args := []string{"pmx-canvas", "serve", "--port=4400", "--workspace", "/w"}
-	if v, ok := flagValue(args, "port"); !ok || v != "4400" {
+	if v, ok := daemonFlagValue(args, "port"); !ok || v != "4400" {
 		t.Fatal(v)
 	}
-	if v, ok := flagValue(args, "workspace"); !ok || v != "/w" {
+	if v, ok := daemonFlagValue(args, "workspace"); !ok || v != "/w" {
 		t.Fatal(v)
 	}
-	if _, ok := flagValue(args, "host"); ok {
+	if _, ok := daemonFlagValue(args, "host"); ok {
 		t.Fatal("host")
 	}
 }
 
-func TestOrderedJSON(t *testing.T) {
+func TestDaemonJSONKeyOrder(t *testing.T) {
 	tg := &daemonTarget{base: "http://127.0.0.1:1", logFile: "/l", pidFile: "/p", workspace: "/w"}
-	raw := orderedJSON(tg.fields("pid", 7, "reason", nil))
+	raw := daemonJSON(tg.fields("pid", 7, "reason", nil))
 	want := `{"ok":true,"daemon":true,"pid":7,"reason":null,"url":"http://127.0.0.1:1/workbench","healthUrl":"http://127.0.0.1:1/health","logFile":"/l","pidFile":"/p","workspace":"/w"}`
 	if string(raw) != want || !json.Valid(raw) {
 		t.Fatalf("got %s", raw)
@@ -136,11 +136,11 @@ func TestOrderedJSON(t *testing.T) {
 }
 
 func TestDaemonNeedsAPort(t *testing.T) {
-	code, out, errOut := runCLI("serve", "--daemon", "--port", "0", "--workspace", t.TempDir())
+	code, out, errOut := dwExecute("serve", "--daemon", "--port", "0", "--workspace", t.TempDir())
 	if code != 1 || out != "" || !strings.Contains(errOut, `"error":"--daemon needs a fixed port, not 0"`) {
 		t.Fatalf("%d %q %q", code, out, errOut)
 	}
-	code, _, errOut = runCLI("serve", "stop", "--wait-ms", "0", "--port", strconv.Itoa(1), "--workspace", t.TempDir())
+	code, _, errOut = dwExecute("serve", "stop", "--wait-ms", "0", "--port", strconv.Itoa(1), "--workspace", t.TempDir())
 	if code != 1 || !strings.Contains(errOut, "Invalid value for --wait-ms: 0") {
 		t.Fatalf("%d %q", code, errOut)
 	}

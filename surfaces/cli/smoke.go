@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -267,7 +268,7 @@ func (r *smokeRun) health() error {
 	if h["ok"] != true {
 		return fmt.Errorf("/health: ok is %v", h["ok"])
 	}
-	if ws, _ := h["workspace"].(string); !sameDirPath(ws, r.ws) {
+	if ws, _ := h["workspace"].(string); !daemonSameDir(ws, r.ws) {
 		return fmt.Errorf("/health reports workspace %q, want %q", ws, r.ws)
 	}
 	return nil
@@ -294,8 +295,8 @@ func (r *smokeRun) openStream() error {
 	if err != nil {
 		return err
 	}
-	if l, _ := decodeLayoutFrame(f.data); l == nil || len(l.Nodes) != 2 {
-		return fmt.Errorf("the opening layout frame should hold the 2 docked widgets: %s", truncate(string(f.data), 200))
+	if l, _ := watchDecodeLayout(f.data); l == nil || len(l.Nodes) != 2 {
+		return fmt.Errorf("the opening layout frame should hold the 2 docked widgets: %s", smokeTruncate(string(f.data), 200))
 	}
 	return nil
 }
@@ -421,15 +422,15 @@ func (r *smokeRun) layoutFrames() error {
 			return fmt.Errorf("frame %d has id %s, not after %d", i+1, f.id, last)
 		}
 		last = id
-		if !layoutHas(f.data, want) {
+		if !smokeLayoutHas(f.data, want) {
 			return fmt.Errorf("frame %d lacks %s", i+1, want)
 		}
 	}
 	return nil
 }
 
-func layoutHas(data json.RawMessage, id string) bool {
-	l, _ := decodeLayoutFrame(data)
+func smokeLayoutHas(data json.RawMessage, id string) bool {
+	l, _ := watchDecodeLayout(data)
 	if l == nil {
 		return false
 	}
@@ -473,7 +474,7 @@ func (r *smokeRun) resume() error {
 			return fmt.Errorf("replayed frame %d: %w", i+1, err)
 		}
 	}
-	if !layoutHas(lastLayout.data, r.edge) {
+	if !smokeLayoutHas(lastLayout.data, r.edge) {
 		return errors.New("the last replayed layout lacks the edge")
 	}
 	return nil
@@ -498,7 +499,7 @@ func (r *smokeRun) mcpInit() error {
 		} `json:"serverInfo"`
 	}
 	if err := json.Unmarshal(res, &init); err != nil || init.ServerInfo.Name != "pmx-canvas" {
-		return fmt.Errorf("initialize: unexpected result %s", truncate(string(res), 200))
+		return fmt.Errorf("initialize: unexpected result %s", smokeTruncate(string(res), 200))
 	}
 	return m.notify("notifications/initialized")
 }
@@ -518,7 +519,7 @@ func (r *smokeRun) mcpCall() error {
 		} `json:"content"`
 	}
 	if err := json.Unmarshal(res, &out); err != nil || len(out.Content) == 0 {
-		return fmt.Errorf("canvas_add_node: unexpected result %s", truncate(string(res), 200))
+		return fmt.Errorf("canvas_add_node: unexpected result %s", smokeTruncate(string(res), 200))
 	}
 	if out.IsError {
 		return fmt.Errorf("canvas_add_node failed: %s", out.Content[0].Text)
@@ -527,7 +528,7 @@ func (r *smokeRun) mcpCall() error {
 		ID string `json:"id"`
 	}
 	if err := json.Unmarshal([]byte(out.Content[0].Text), &node); err != nil || node.ID == "" {
-		return fmt.Errorf("canvas_add_node returned no id: %s", truncate(out.Content[0].Text, 200))
+		return fmt.Errorf("canvas_add_node returned no id: %s", smokeTruncate(out.Content[0].Text, 200))
 	}
 	r.mcpNode = node.ID
 	return nil
@@ -544,7 +545,7 @@ func (r *smokeRun) mcpVisible() error {
 	return nil
 }
 
-func truncate(s string, n int) string {
+func smokeTruncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -567,8 +568,8 @@ func startSmokeMCP(ctx context.Context, ws, base string, srv *pmxcanvas.Server) 
 	m := &smokeMCP{in: inW, lines: make(chan []byte, 64), done: make(chan error, 1)}
 	port := 0
 	if a := srv.Addr(); a != nil {
-		if _, p, err := splitHostPort(a.String()); err == nil {
-			port = p
+		if _, p, err := net.SplitHostPort(a.String()); err == nil {
+			port, _ = strconv.Atoi(p)
 		}
 	}
 	go func() {
@@ -588,15 +589,6 @@ func startSmokeMCP(ctx context.Context, ws, base string, srv *pmxcanvas.Server) 
 		}
 	}()
 	return m, nil
-}
-
-func splitHostPort(addr string) (string, int, error) {
-	i := strings.LastIndexByte(addr, ':')
-	if i < 0 {
-		return "", 0, fmt.Errorf("no port in %q", addr)
-	}
-	p, err := strconv.Atoi(addr[i+1:])
-	return addr[:i], p, err
 }
 
 func (m *smokeMCP) send(msg map[string]any) error {

@@ -9,7 +9,7 @@ import (
 )
 
 func TestSmokePasses(t *testing.T) {
-	code, out, errOut := runCLI("smoke")
+	code, out, errOut := dwExecute("smoke")
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
@@ -54,7 +54,7 @@ func TestSmokeTableAndFailure(t *testing.T) {
 }
 
 func TestSmokeFailureExitsOne(t *testing.T) {
-	code, out, errOut := runCLI("smoke", "--quiet", "--timeout", "1ns")
+	code, out, errOut := dwExecute("smoke", "--quiet", "--timeout", "1ns")
 	var rep smokeReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 1 || rep.OK {
 		t.Fatalf("exit %d, report %+v (%v)", code, rep, err)

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -98,7 +99,7 @@ func runWatch(cmd *cobra.Command, o *watchOptions, s *ioStreams) error {
 		if k == "" {
 			continue
 		}
-		if !containsString(watchKinds, k) {
+		if !slices.Contains(watchKinds, k) {
 			return die("Use a comma-separated subset of: "+strings.Join(watchKinds, ","), "Invalid value in --events: %s", k)
 		}
 		kinds[k] = true
@@ -124,15 +125,6 @@ func runWatch(cmd *cobra.Command, o *watchOptions, s *ioStreams) error {
 	return w.run(ctx)
 }
 
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // watcher is one watch run across reconnections.
 type watcher struct {
 	base, token, canvas string
@@ -147,17 +139,17 @@ type watcher struct {
 	emitted   int
 }
 
-var errMaxEvents = errors.New("max events reached")
+var errWatchMaxEvents = errors.New("max events reached")
 
 // fatalError is a refusal that retrying will not fix.
-type fatalError struct{ err error }
+type watchFatalError struct{ err error }
 
-func (e *fatalError) Error() string { return e.err.Error() }
+func (e *watchFatalError) Error() string { return e.err.Error() }
 
 // outputError is a failed write of a line (stdout closed).
-type outputError struct{ err error }
+type watchOutputError struct{ err error }
 
-func (e *outputError) Error() string { return "write output: " + e.err.Error() }
+func (e *watchOutputError) Error() string { return "write output: " + e.err.Error() }
 
 func (w *watcher) run(ctx context.Context) error {
 	const firstBackoff = 250 * time.Millisecond
@@ -166,14 +158,14 @@ func (w *watcher) run(ctx context.Context) error {
 	for {
 		opened, err := w.session(ctx)
 		switch {
-		case errors.Is(err, errMaxEvents), ctx.Err() != nil:
+		case errors.Is(err, errWatchMaxEvents), ctx.Err() != nil:
 			return nil
 		}
-		var outErr *outputError
+		var outErr *watchOutputError
 		if errors.As(err, &outErr) {
 			return outErr
 		}
-		var fatal *fatalError
+		var fatal *watchFatalError
 		if errors.As(err, &fatal) {
 			return die("Check --server-url, --canvas and --token.", "Watch stream refused: %v", fatal.err)
 		}
@@ -216,7 +208,7 @@ func (w *watcher) session(parent context.Context) (opened bool, err error) {
 	u := w.base + "/api/workbench/events?canvas=" + url.QueryEscape(w.canvas)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return false, &fatalError{err}
+		return false, &watchFatalError{err}
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	if w.lastID != nil {
@@ -242,10 +234,10 @@ func (w *watcher) session(parent context.Context) (opened bool, err error) {
 		if res.StatusCode >= 500 {
 			return false, errors.New(msg)
 		}
-		return false, &fatalError{errors.New(msg)}
+		return false, &watchFatalError{errors.New(msg)}
 	}
 	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
-		return false, &fatalError{fmt.Errorf("%s is not an event stream (Content-Type %q)", u, ct)}
+		return false, &watchFatalError{fmt.Errorf("%s is not an event stream (Content-Type %q)", u, ct)}
 	}
 	first := !w.connected
 	w.connected = true
@@ -287,9 +279,9 @@ func (w *watcher) session(parent context.Context) (opened bool, err error) {
 		inBurst = false
 		return w.emit(w.reducer.handle(f.event, f.data))
 	})
-	var fatal *fatalError
+	var fatal *watchFatalError
 	switch {
-	case errors.Is(err, errMaxEvents), errors.As(err, &fatal), errors.As(err, new(*outputError)), parent.Err() != nil:
+	case errors.Is(err, errWatchMaxEvents), errors.As(err, &fatal), errors.As(err, new(*watchOutputError)), parent.Err() != nil:
 		return true, err
 	case ctx.Err() != nil:
 		return true, fmt.Errorf("no data for %s", w.opts.idle)
@@ -315,11 +307,11 @@ func (w *watcher) emit(events []watchEvent) error {
 			line = ev.compact()
 		}
 		if _, err := fmt.Fprintln(w.out, line); err != nil {
-			return &outputError{err}
+			return &watchOutputError{err}
 		}
 		w.emitted++
 		if w.opts.maxEvents > 0 && w.emitted >= w.opts.maxEvents {
-			return errMaxEvents
+			return errWatchMaxEvents
 		}
 	}
 	return nil

@@ -29,7 +29,7 @@ const (
 	watchNeighborLimit  = 5
 )
 
-type wireNode struct {
+type watchNode struct {
 	ID       string `json:"id"`
 	Type     string `json:"type"`
 	Position struct {
@@ -43,16 +43,16 @@ type wireNode struct {
 	Data map[string]any `json:"data"`
 }
 
-type wireEdge struct {
+type watchEdge struct {
 	ID   string `json:"id"`
 	From string `json:"from"`
 	To   string `json:"to"`
 	Type string `json:"type"`
 }
 
-type wireLayout struct {
-	Nodes []*wireNode `json:"nodes"`
-	Edges []*wireEdge `json:"edges"`
+type watchLayout struct {
+	Nodes []*watchNode `json:"nodes"`
+	Edges []*watchEdge `json:"edges"`
 }
 
 // watchEvent is one semantic delta.
@@ -61,21 +61,21 @@ type watchEvent interface {
 	compact() string
 }
 
-type eventMeta struct {
+type watchMeta struct {
 	Type      string `json:"type"`
 	Timestamp string `json:"timestamp,omitempty"`
 	SessionID string `json:"sessionId,omitempty"`
 }
 
-func (m eventMeta) kind() string { return m.Type }
+func (m watchMeta) kind() string { return m.Type }
 
-type nodeSummary struct {
+type watchNodeSummary struct {
 	ID       string  `json:"id"`
 	Title    *string `json:"title"`
 	NodeType string  `json:"nodeType"`
 }
 
-type edgeSummary struct {
+type watchEdgeSummary struct {
 	ID        string  `json:"id"`
 	EdgeType  string  `json:"edgeType"`
 	FromID    string  `json:"fromId"`
@@ -84,35 +84,35 @@ type edgeSummary struct {
 	ToTitle   *string `json:"toTitle"`
 }
 
-type addEvent struct {
-	eventMeta
-	Nodes []nodeSummary `json:"nodes"`
+type watchAddEvent struct {
+	watchMeta
+	Nodes []watchNodeSummary `json:"nodes"`
 }
 
-type contextPinEvent struct {
-	eventMeta
-	Added   []nodeSummary `json:"added"`
-	Removed []nodeSummary `json:"removed"`
+type watchPinEvent struct {
+	watchMeta
+	Added   []watchNodeSummary `json:"added"`
+	Removed []watchNodeSummary `json:"removed"`
 }
 
-type connectEvent struct {
-	eventMeta
-	Edges []edgeSummary `json:"edges"`
+type watchConnectEvent struct {
+	watchMeta
+	Edges []watchEdgeSummary `json:"edges"`
 }
 
-type removeEvent struct {
-	eventMeta
-	Nodes []nodeSummary `json:"nodes"`
-	Edges []edgeSummary `json:"edges"`
+type watchRemoveEvent struct {
+	watchMeta
+	Nodes []watchNodeSummary `json:"nodes"`
+	Edges []watchEdgeSummary `json:"edges"`
 }
 
-type groupCreated struct {
+type watchGroupCreated struct {
 	ID         string  `json:"id"`
 	Title      *string `json:"title"`
 	ChildCount int     `json:"childCount"`
 }
 
-type groupUpdated struct {
+type watchGroupUpdated struct {
 	ID              string   `json:"id"`
 	Title           *string  `json:"title"`
 	AddedChildIDs   []string `json:"addedChildIds"`
@@ -120,103 +120,103 @@ type groupUpdated struct {
 	ChildCount      int      `json:"childCount"`
 }
 
-type groupEvent struct {
-	eventMeta
-	Created []groupCreated `json:"created"`
-	Updated []groupUpdated `json:"updated"`
+type watchGroupEvent struct {
+	watchMeta
+	Created []watchGroupCreated `json:"created"`
+	Updated []watchGroupUpdated `json:"updated"`
 }
 
-type movedNode struct {
-	nodeSummary
+type watchMovedNode struct {
+	watchNodeSummary
 	Reasons []string `json:"reasons"`
 }
 
-type moveEndEvent struct {
-	eventMeta
-	Nodes []movedNode `json:"nodes"`
+type watchMoveEvent struct {
+	watchMeta
+	Nodes []watchMovedNode `json:"nodes"`
 }
 
 // ---- compact (human) lines ----
 
-func count(n int, one, many string) string {
+func watchCount(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func labelOf(title *string, id string) string {
+func watchLabel(title *string, id string) string {
 	if title != nil {
 		return *title
 	}
 	return id
 }
 
-func titleList(nodes []nodeSummary) string {
+func watchTitleList(nodes []watchNodeSummary) string {
 	parts := make([]string, len(nodes))
 	for i, n := range nodes {
-		parts[i] = fmt.Sprintf("%q", labelOf(n.Title, n.ID))
+		parts[i] = fmt.Sprintf("%q", watchLabel(n.Title, n.ID))
 	}
 	return strings.Join(parts, ", ")
 }
 
-func (e *addEvent) compact() string {
-	return fmt.Sprintf("add %s: %s", count(len(e.Nodes), "node", "nodes"), titleList(e.Nodes))
+func (e *watchAddEvent) compact() string {
+	return fmt.Sprintf("add %s: %s", watchCount(len(e.Nodes), "node", "nodes"), watchTitleList(e.Nodes))
 }
 
-func (e *contextPinEvent) compact() string {
+func (e *watchPinEvent) compact() string {
 	var parts []string
 	if len(e.Added) > 0 {
-		parts = append(parts, fmt.Sprintf("+%d: %s", len(e.Added), titleList(e.Added)))
+		parts = append(parts, fmt.Sprintf("+%d: %s", len(e.Added), watchTitleList(e.Added)))
 	}
 	if len(e.Removed) > 0 {
-		parts = append(parts, "removed: "+titleList(e.Removed))
+		parts = append(parts, "removed: "+watchTitleList(e.Removed))
 	}
 	return strings.TrimSpace("context-pin " + strings.Join(parts, " | "))
 }
 
-func (e *connectEvent) compact() string {
+func (e *watchConnectEvent) compact() string {
 	parts := make([]string, len(e.Edges))
 	for i, ed := range e.Edges {
-		parts[i] = fmt.Sprintf("%q -> %q (%s)", labelOf(ed.FromTitle, ed.FromID), labelOf(ed.ToTitle, ed.ToID), ed.EdgeType)
+		parts[i] = fmt.Sprintf("%q -> %q (%s)", watchLabel(ed.FromTitle, ed.FromID), watchLabel(ed.ToTitle, ed.ToID), ed.EdgeType)
 	}
-	return fmt.Sprintf("connect %s: %s", count(len(e.Edges), "edge", "edges"), strings.Join(parts, ", "))
+	return fmt.Sprintf("connect %s: %s", watchCount(len(e.Edges), "edge", "edges"), strings.Join(parts, ", "))
 }
 
-func (e *removeEvent) compact() string {
+func (e *watchRemoveEvent) compact() string {
 	var parts []string
 	if len(e.Nodes) > 0 {
-		parts = append(parts, count(len(e.Nodes), "node", "nodes")+": "+titleList(e.Nodes))
+		parts = append(parts, watchCount(len(e.Nodes), "node", "nodes")+": "+watchTitleList(e.Nodes))
 	}
 	if len(e.Edges) > 0 {
-		parts = append(parts, count(len(e.Edges), "edge", "edges"))
+		parts = append(parts, watchCount(len(e.Edges), "edge", "edges"))
 	}
 	return strings.TrimSpace("remove " + strings.Join(parts, " | "))
 }
 
-func (e *groupEvent) compact() string {
+func (e *watchGroupEvent) compact() string {
 	var parts []string
 	if len(e.Created) > 0 {
 		c := make([]string, len(e.Created))
 		for i, g := range e.Created {
-			c[i] = fmt.Sprintf("%q (%s)", labelOf(g.Title, g.ID), count(g.ChildCount, "child", "children"))
+			c[i] = fmt.Sprintf("%q (%s)", watchLabel(g.Title, g.ID), watchCount(g.ChildCount, "child", "children"))
 		}
 		parts = append(parts, "created: "+strings.Join(c, ", "))
 	}
 	if len(e.Updated) > 0 {
 		u := make([]string, len(e.Updated))
 		for i, g := range e.Updated {
-			u[i] = fmt.Sprintf("%q +%d -%d children", labelOf(g.Title, g.ID), len(g.AddedChildIDs), len(g.RemovedChildIDs))
+			u[i] = fmt.Sprintf("%q +%d -%d children", watchLabel(g.Title, g.ID), len(g.AddedChildIDs), len(g.RemovedChildIDs))
 		}
 		parts = append(parts, "updated: "+strings.Join(u, ", "))
 	}
 	return strings.TrimSpace("group " + strings.Join(parts, " | "))
 }
 
-func (e *moveEndEvent) compact() string {
+func (e *watchMoveEvent) compact() string {
 	parts := make([]string, len(e.Nodes))
 	for i, n := range e.Nodes {
-		parts[i] = fmt.Sprintf("%q %s", labelOf(n.Title, n.ID), strings.Join(n.Reasons, "; "))
+		parts[i] = fmt.Sprintf("%q %s", watchLabel(n.Title, n.ID), strings.Join(n.Reasons, "; "))
 	}
 	return "move-end: " + strings.Join(parts, ", ")
 }
@@ -226,9 +226,9 @@ func (e *moveEndEvent) compact() string {
 // watchReducer holds the last layout and pins and turns each frame into
 // semantic events.
 type watchReducer struct {
-	layout  *wireLayout
+	layout  *watchLayout
 	pins    map[string]bool
-	spatial *spatialView
+	spatial *watchSpatial
 }
 
 func newWatchReducer() *watchReducer { return &watchReducer{pins: map[string]bool{}} }
@@ -238,14 +238,14 @@ func newWatchReducer() *watchReducer { return &watchReducer{pins: map[string]boo
 func (r *watchReducer) baseline(event string, data json.RawMessage) {
 	switch event {
 	case "canvas-layout-update":
-		if l, _ := decodeLayoutFrame(data); l != nil {
+		if l, _ := watchDecodeLayout(data); l != nil {
 			r.layout = l
-			r.spatial = analyse(l, r.pins)
+			r.spatial = watchAnalyse(l, r.pins)
 		}
 	case "context-pins-changed":
-		r.pins = decodePins(data)
+		r.pins = watchDecodePins(data)
 		if r.layout != nil {
-			r.spatial = analyse(r.layout, r.pins)
+			r.spatial = watchAnalyse(r.layout, r.pins)
 		}
 	}
 }
@@ -261,19 +261,19 @@ func (r *watchReducer) handle(event string, data json.RawMessage) []watchEvent {
 	return nil
 }
 
-func metaOf(kind string, data json.RawMessage) eventMeta {
+func watchMetaOf(kind string, data json.RawMessage) watchMeta {
 	var m struct {
 		Timestamp any `json:"timestamp"`
 		SessionID any `json:"sessionId"`
 	}
 	_ = json.Unmarshal(data, &m)
-	meta := eventMeta{Type: kind}
+	meta := watchMeta{Type: kind}
 	meta.Timestamp, _ = m.Timestamp.(string)
 	meta.SessionID, _ = m.SessionID.(string)
 	return meta
 }
 
-func decodePins(data json.RawMessage) map[string]bool {
+func watchDecodePins(data json.RawMessage) map[string]bool {
 	var p struct {
 		NodeIDs []any `json:"nodeIds"`
 	}
@@ -287,9 +287,9 @@ func decodePins(data json.RawMessage) map[string]bool {
 	return out
 }
 
-func decodeLayoutFrame(data json.RawMessage) (*wireLayout, error) {
+func watchDecodeLayout(data json.RawMessage) (*watchLayout, error) {
 	var f struct {
-		Layout *wireLayout `json:"layout"`
+		Layout *watchLayout `json:"layout"`
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, err
@@ -297,7 +297,7 @@ func decodeLayoutFrame(data json.RawMessage) (*wireLayout, error) {
 	return f.Layout, nil
 }
 
-func nodeTitle(n *wireNode) *string {
+func watchTitle(n *watchNode) *string {
 	if n == nil {
 		return nil
 	}
@@ -309,20 +309,20 @@ func nodeTitle(n *wireNode) *string {
 	return nil
 }
 
-func summarize(n *wireNode, id string) nodeSummary {
+func watchSummarize(n *watchNode, id string) watchNodeSummary {
 	if n == nil {
-		return nodeSummary{ID: id, NodeType: "markdown"}
+		return watchNodeSummary{ID: id, NodeType: "markdown"}
 	}
-	return nodeSummary{ID: n.ID, Title: nodeTitle(n), NodeType: n.Type}
+	return watchNodeSummary{ID: n.ID, Title: watchTitle(n), NodeType: n.Type}
 }
 
-func summarizeEdge(e *wireEdge, nodes map[string]*wireNode) edgeSummary {
-	return edgeSummary{ID: e.ID, EdgeType: e.Type, FromID: e.From, ToID: e.To,
-		FromTitle: nodeTitle(nodes[e.From]), ToTitle: nodeTitle(nodes[e.To])}
+func watchSummarizeEdge(e *watchEdge, nodes map[string]*watchNode) watchEdgeSummary {
+	return watchEdgeSummary{ID: e.ID, EdgeType: e.Type, FromID: e.From, ToID: e.To,
+		FromTitle: watchTitle(nodes[e.From]), ToTitle: watchTitle(nodes[e.To])}
 }
 
-func nodeMap(l *wireLayout) map[string]*wireNode {
-	m := make(map[string]*wireNode, len(l.Nodes))
+func watchNodeMap(l *watchLayout) map[string]*watchNode {
+	m := make(map[string]*watchNode, len(l.Nodes))
 	for _, n := range l.Nodes {
 		if n != nil {
 			m[n.ID] = n
@@ -331,8 +331,8 @@ func nodeMap(l *wireLayout) map[string]*wireNode {
 	return m
 }
 
-func edgeMap(l *wireLayout) map[string]*wireEdge {
-	m := make(map[string]*wireEdge, len(l.Edges))
+func watchEdgeMap(l *watchLayout) map[string]*watchEdge {
+	m := make(map[string]*watchEdge, len(l.Edges))
 	for _, e := range l.Edges {
 		if e != nil {
 			m[e.ID] = e
@@ -342,7 +342,7 @@ func edgeMap(l *wireLayout) map[string]*wireEdge {
 }
 
 // missingKeys returns the keys of a that b lacks, sorted.
-func missingKeys[V any](a, b map[string]V) []string {
+func watchMissing[V any](a, b map[string]V) []string {
 	var out []string
 	for k := range a {
 		if _, ok := b[k]; !ok {
@@ -354,85 +354,85 @@ func missingKeys[V any](a, b map[string]V) []string {
 }
 
 func (r *watchReducer) pinsChanged(data json.RawMessage) []watchEvent {
-	next := decodePins(data)
-	added, removed := missingKeys(next, r.pins), missingKeys(r.pins, next)
+	next := watchDecodePins(data)
+	added, removed := watchMissing(next, r.pins), watchMissing(r.pins, next)
 	r.pins = next
 	if r.layout == nil {
 		return nil
 	}
-	r.spatial = analyse(r.layout, r.pins)
+	r.spatial = watchAnalyse(r.layout, r.pins)
 	if len(added) == 0 && len(removed) == 0 {
 		return nil
 	}
-	nodes := nodeMap(r.layout)
-	ev := &contextPinEvent{eventMeta: metaOf("context-pin", data), Added: []nodeSummary{}, Removed: []nodeSummary{}}
+	nodes := watchNodeMap(r.layout)
+	ev := &watchPinEvent{watchMeta: watchMetaOf("context-pin", data), Added: []watchNodeSummary{}, Removed: []watchNodeSummary{}}
 	for _, id := range added {
-		ev.Added = append(ev.Added, summarize(nodes[id], id))
+		ev.Added = append(ev.Added, watchSummarize(nodes[id], id))
 	}
 	for _, id := range removed {
-		ev.Removed = append(ev.Removed, summarize(nodes[id], id))
+		ev.Removed = append(ev.Removed, watchSummarize(nodes[id], id))
 	}
 	return []watchEvent{ev}
 }
 
 func (r *watchReducer) layoutChanged(data json.RawMessage) []watchEvent {
-	next, err := decodeLayoutFrame(data)
+	next, err := watchDecodeLayout(data)
 	if err != nil || next == nil {
 		return nil
 	}
 	if r.layout == nil {
-		r.layout, r.spatial = next, analyse(next, r.pins)
+		r.layout, r.spatial = next, watchAnalyse(next, r.pins)
 		return nil
 	}
-	meta := func(kind string) eventMeta { return metaOf(kind, data) }
+	meta := func(kind string) watchMeta { return watchMetaOf(kind, data) }
 	prev, prevSpatial := r.layout, r.spatial
-	nextSpatial := analyse(next, r.pins)
-	prevNodes, nextNodes := nodeMap(prev), nodeMap(next)
-	prevEdges, nextEdges := edgeMap(prev), edgeMap(next)
+	nextSpatial := watchAnalyse(next, r.pins)
+	prevNodes, nextNodes := watchNodeMap(prev), watchNodeMap(next)
+	prevEdges, nextEdges := watchEdgeMap(prev), watchEdgeMap(next)
 	var events []watchEvent
 
 	// Nodes added (groups are reported as "group created").
-	var added []nodeSummary
-	for _, id := range missingKeys(nextNodes, prevNodes) {
+	var added []watchNodeSummary
+	for _, id := range watchMissing(nextNodes, prevNodes) {
 		if n := nextNodes[id]; n.Type != "group" {
-			added = append(added, summarize(n, id))
+			added = append(added, watchSummarize(n, id))
 		}
 	}
 	if len(added) > 0 {
-		events = append(events, &addEvent{eventMeta: meta("add"), Nodes: added})
+		events = append(events, &watchAddEvent{watchMeta: meta("add"), Nodes: added})
 	}
 
-	if ids := missingKeys(nextEdges, prevEdges); len(ids) > 0 {
-		ev := &connectEvent{eventMeta: meta("connect")}
+	if ids := watchMissing(nextEdges, prevEdges); len(ids) > 0 {
+		ev := &watchConnectEvent{watchMeta: meta("connect")}
 		for _, id := range ids {
-			ev.Edges = append(ev.Edges, summarizeEdge(nextEdges[id], nextNodes))
+			ev.Edges = append(ev.Edges, watchSummarizeEdge(nextEdges[id], nextNodes))
 		}
 		events = append(events, ev)
 	}
 
-	goneNodes, goneEdges := missingKeys(prevNodes, nextNodes), missingKeys(prevEdges, nextEdges)
+	goneNodes, goneEdges := watchMissing(prevNodes, nextNodes), watchMissing(prevEdges, nextEdges)
 	if len(goneNodes) > 0 || len(goneEdges) > 0 {
-		ev := &removeEvent{eventMeta: meta("remove"), Nodes: []nodeSummary{}, Edges: []edgeSummary{}}
+		ev := &watchRemoveEvent{watchMeta: meta("remove"), Nodes: []watchNodeSummary{}, Edges: []watchEdgeSummary{}}
 		for _, id := range goneNodes {
-			ev.Nodes = append(ev.Nodes, summarize(prevNodes[id], id))
+			ev.Nodes = append(ev.Nodes, watchSummarize(prevNodes[id], id))
 		}
 		for _, id := range goneEdges {
-			ev.Edges = append(ev.Edges, summarizeEdge(prevEdges[id], prevNodes))
+			ev.Edges = append(ev.Edges, watchSummarizeEdge(prevEdges[id], prevNodes))
 		}
 		events = append(events, ev)
 	}
 
-	if ev := groupChanges(prevNodes, nextNodes, meta("group")); ev != nil {
+	if ev := watchGroupChanges(prevNodes, nextNodes, meta("group")); ev != nil {
 		events = append(events, ev)
 	}
-	if ev := moveChanges(prevNodes, nextNodes, prevSpatial, nextSpatial, meta("move-end")); ev != nil {
+	if ev := watchMoveChanges(prevNodes, nextNodes, prevSpatial, nextSpatial, meta("move-end")); ev != nil {
 		events = append(events, ev)
 	}
 	r.layout, r.spatial = next, nextSpatial
 	return events
 }
 
-func groupChildren(n *wireNode) []string {
+func watchGroupChildren(n *watchNode) []string {
 	if n == nil || n.Type != "group" {
 		return nil
 	}
@@ -447,7 +447,7 @@ func groupChildren(n *wireNode) []string {
 	return out
 }
 
-func without(a, b []string) []string {
+func watchWithout(a, b []string) []string {
 	out := []string{}
 	for _, x := range a {
 		if !slices.Contains(b, x) {
@@ -457,8 +457,8 @@ func without(a, b []string) []string {
 	return out
 }
 
-func groupChanges(prev, next map[string]*wireNode, meta eventMeta) watchEvent {
-	ev := &groupEvent{eventMeta: meta, Created: []groupCreated{}, Updated: []groupUpdated{}}
+func watchGroupChanges(prev, next map[string]*watchNode, meta watchMeta) watchEvent {
+	ev := &watchGroupEvent{watchMeta: meta, Created: []watchGroupCreated{}, Updated: []watchGroupUpdated{}}
 	ids := make([]string, 0)
 	for id, n := range next {
 		if n.Type == "group" {
@@ -470,15 +470,15 @@ func groupChanges(prev, next map[string]*wireNode, meta eventMeta) watchEvent {
 		g := next[id]
 		old, existed := prev[id]
 		if !existed || old.Type != "group" {
-			ev.Created = append(ev.Created, groupCreated{ID: id, Title: nodeTitle(g), ChildCount: len(groupChildren(g))})
+			ev.Created = append(ev.Created, watchGroupCreated{ID: id, Title: watchTitle(g), ChildCount: len(watchGroupChildren(g))})
 			continue
 		}
-		before, after := groupChildren(old), groupChildren(g)
+		before, after := watchGroupChildren(old), watchGroupChildren(g)
 		if slices.Equal(before, after) {
 			continue
 		}
-		ev.Updated = append(ev.Updated, groupUpdated{ID: id, Title: nodeTitle(g),
-			AddedChildIDs: without(after, before), RemovedChildIDs: without(before, after), ChildCount: len(after)})
+		ev.Updated = append(ev.Updated, watchGroupUpdated{ID: id, Title: watchTitle(g),
+			AddedChildIDs: watchWithout(after, before), RemovedChildIDs: watchWithout(before, after), ChildCount: len(after)})
 	}
 	if len(ev.Created) == 0 && len(ev.Updated) == 0 {
 		return nil
@@ -486,7 +486,7 @@ func groupChanges(prev, next map[string]*wireNode, meta eventMeta) watchEvent {
 	return ev
 }
 
-func moveChanges(prev, next map[string]*wireNode, before, after *spatialView, meta eventMeta) watchEvent {
+func watchMoveChanges(prev, next map[string]*watchNode, before, after *watchSpatial, meta watchMeta) watchEvent {
 	var moved []string
 	for id, n := range next {
 		if p, ok := prev[id]; ok && (p.Position.X != n.Position.X || p.Position.Y != n.Position.Y) {
@@ -535,13 +535,13 @@ func moveChanges(prev, next map[string]*wireNode, before, after *spatialView, me
 		if n == nil {
 			n = prev[pin]
 		}
-		title := labelOf(nodeTitle(n), pin)
-		for _, id := range without(now, old) {
+		title := watchLabel(watchTitle(n), pin)
+		for _, id := range watchWithout(now, old) {
 			if isMoved(id) {
 				push(id, fmt.Sprintf("entered pinned neighborhood of %q", title))
 			}
 		}
-		for _, id := range without(old, now) {
+		for _, id := range watchWithout(old, now) {
 			if isMoved(id) {
 				push(id, fmt.Sprintf("left pinned neighborhood of %q", title))
 			}
@@ -550,7 +550,7 @@ func moveChanges(prev, next map[string]*wireNode, before, after *spatialView, me
 			push(pin, "pinned neighborhood changed")
 		}
 	}
-	ev := &moveEndEvent{eventMeta: meta}
+	ev := &watchMoveEvent{watchMeta: meta}
 	for _, id := range moved {
 		if len(reasons[id]) == 0 {
 			continue
@@ -560,7 +560,7 @@ func moveChanges(prev, next map[string]*wireNode, before, after *spatialView, me
 			rs = append(rs, r)
 		}
 		slices.Sort(rs)
-		ev.Nodes = append(ev.Nodes, movedNode{nodeSummary: summarize(next[id], id), Reasons: rs})
+		ev.Nodes = append(ev.Nodes, watchMovedNode{watchNodeSummary: watchSummarize(next[id], id), Reasons: rs})
 	}
 	if len(ev.Nodes) == 0 {
 		return nil
@@ -572,30 +572,30 @@ func moveChanges(prev, next map[string]*wireNode, before, after *spatialView, me
 
 // spatialView is what the reducer compares between layouts: each node's
 // cluster peers and each pin's neighbours (sorted ids).
-type spatialView struct {
+type watchSpatial struct {
 	peers map[string][]string
 	hoods map[string][]string
 }
 
-type rect struct{ x, y, w, h float64 }
+type watchRect struct{ x, y, w, h float64 }
 
-func rectOf(n *wireNode) rect {
-	return rect{n.Position.X, n.Position.Y, n.Size.Width, n.Size.Height}
+func watchRectOf(n *watchNode) watchRect {
+	return watchRect{n.Position.X, n.Position.Y, n.Size.Width, n.Size.Height}
 }
 
-func gap(a, b rect) float64 {
+func watchGap(a, b watchRect) float64 {
 	gx := math.Max(0, math.Max(a.x, b.x)-math.Min(a.x+a.w, b.x+b.w))
 	gy := math.Max(0, math.Max(a.y, b.y)-math.Min(a.y+a.h, b.y+b.h))
 	return math.Hypot(gx, gy)
 }
 
-func centreDistance(a, b rect) float64 {
+func watchCentreDistance(a, b watchRect) float64 {
 	return math.Hypot(a.x+a.w/2-(b.x+b.w/2), a.y+a.h/2-(b.y+b.h/2))
 }
 
-func analyse(l *wireLayout, pins map[string]bool) *spatialView {
-	v := &spatialView{peers: map[string][]string{}, hoods: map[string][]string{}}
-	var nodes []*wireNode
+func watchAnalyse(l *watchLayout, pins map[string]bool) *watchSpatial {
+	v := &watchSpatial{peers: map[string][]string{}, hoods: map[string][]string{}}
+	var nodes []*watchNode
 	for _, n := range l.Nodes {
 		if n != nil {
 			nodes = append(nodes, n)
@@ -621,13 +621,13 @@ func analyse(l *wireLayout, pins map[string]bool) *spatialView {
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(nodes[a].Position.X, nodes[b].Position.X) })
 	for oi, i := range order {
-		ri := rectOf(nodes[i])
+		ri := watchRectOf(nodes[i])
 		for _, j := range order[oi+1:] {
-			rj := rectOf(nodes[j])
+			rj := watchRectOf(nodes[j])
 			if rj.x > ri.x+ri.w+watchClusterGap {
 				break
 			}
-			if gap(ri, rj) <= watchClusterGap {
+			if watchGap(ri, rj) <= watchClusterGap {
 				if a, b := find(i), find(j); a != b {
 					parent[a] = b
 				}
@@ -663,13 +663,13 @@ func analyse(l *wireLayout, pins map[string]bool) *spatialView {
 		if !pins[p.ID] {
 			continue
 		}
-		pr := rectOf(p)
+		pr := watchRectOf(p)
 		var cands []near
 		for _, n := range nodes {
 			if pins[n.ID] {
 				continue
 			}
-			if d := centreDistance(pr, rectOf(n)); d <= watchNeighborRadius {
+			if d := watchCentreDistance(pr, watchRectOf(n)); d <= watchNeighborRadius {
 				cands = append(cands, near{n.ID, d})
 			}
 		}

@@ -11,12 +11,12 @@ import (
 	"testing"
 )
 
-func writeFrame(w http.ResponseWriter, id int, event string, data json.RawMessage) {
+func dwWriteFrame(w http.ResponseWriter, id int, event string, data json.RawMessage) {
 	fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", id, event, data)
 	w.(http.Flusher).Flush()
 }
 
-func runCLI(args ...string) (code int, stdout, stderr string) {
+func dwExecute(args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
 	code = Execute(args, &out, &errOut)
 	return code, out.String(), errOut.String()
@@ -41,21 +41,21 @@ func TestWatchResumesWithLastEventID(t *testing.T) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		switch n {
 		case 0:
-			writeFrame(w, 5, "connected", json.RawMessage(`{"resumed":false}`))
-			writeFrame(w, 5, "canvas-layout-update", layoutFrame(nil, nil, nil))
-			writeFrame(w, 5, "context-pins-changed", pinsFrame())
-			writeFrame(w, 6, "canvas-layout-update", layoutFrame([]string{x}, nil, nil))
+			dwWriteFrame(w, 5, "connected", json.RawMessage(`{"resumed":false}`))
+			dwWriteFrame(w, 5, "canvas-layout-update", dwLayout(nil, nil, nil))
+			dwWriteFrame(w, 5, "context-pins-changed", dwPins())
+			dwWriteFrame(w, 6, "canvas-layout-update", dwLayout([]string{x}, nil, nil))
 			// and the connection drops
 		case 1:
-			writeFrame(w, 6, "connected", json.RawMessage(`{"resumed":true,"replayed":1}`))
-			writeFrame(w, 7, "canvas-layout-update", layoutFrame([]string{x, y}, nil, nil))
+			dwWriteFrame(w, 6, "connected", json.RawMessage(`{"resumed":true,"replayed":1}`))
+			dwWriteFrame(w, 7, "canvas-layout-update", dwLayout([]string{x, y}, nil, nil))
 			<-r.Context().Done()
 		default:
 			t.Errorf("unexpected connection %d", n)
 		}
 	}))
 	defer srv.Close()
-	code, out, errOut := runCLI("watch", "--json", "--max-events", "2", "--server-url", srv.URL, "--canvas", "design")
+	code, out, errOut := dwExecute("watch", "--json", "--max-events", "2", "--server-url", srv.URL, "--canvas", "design")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -95,7 +95,7 @@ func TestWatchFailures(t *testing.T) {
 			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
-		writeFrame(w, 1, "connected", json.RawMessage(`{}`))
+		dwWriteFrame(w, 1, "connected", json.RawMessage(`{}`))
 	}))
 	defer dropping.Close()
 
@@ -122,7 +122,7 @@ func TestWatchFailures(t *testing.T) {
 			mu.Lock()
 			calls = 0
 			mu.Unlock()
-			code, out, errOut := runCLI(tc.args...)
+			code, out, errOut := dwExecute(tc.args...)
 			if code != 1 || out != "" || !strings.Contains(errOut, tc.want) {
 				t.Fatalf("exit %d, stdout %q, stderr %q; want stderr containing %s", code, out, errOut, tc.want)
 			}
@@ -145,18 +145,18 @@ func TestWatchDiffsAFreshBurstAfterReconnect(t *testing.T) {
 		mu.Unlock()
 		w.Header().Set("Content-Type", "text/event-stream")
 		if conn == 1 {
-			writeFrame(w, 3, "connected", json.RawMessage(`{"resumed":false}`))
-			writeFrame(w, 3, "canvas-layout-update", layoutFrame([]string{"a:markdown:0:0:10:10:A"}, nil, nil))
-			writeFrame(w, 3, "context-pins-changed", pinsFrame("a"))
+			dwWriteFrame(w, 3, "connected", json.RawMessage(`{"resumed":false}`))
+			dwWriteFrame(w, 3, "canvas-layout-update", dwLayout([]string{"a:markdown:0:0:10:10:A"}, nil, nil))
+			dwWriteFrame(w, 3, "context-pins-changed", dwPins("a"))
 			return
 		}
-		writeFrame(w, 1, "connected", json.RawMessage(`{"resumed":false}`))
-		writeFrame(w, 1, "canvas-layout-update", layoutFrame([]string{"a:markdown:0:0:10:10:A", "b:markdown:900:0:10:10:B"}, nil, nil))
-		writeFrame(w, 1, "context-pins-changed", pinsFrame())
+		dwWriteFrame(w, 1, "connected", json.RawMessage(`{"resumed":false}`))
+		dwWriteFrame(w, 1, "canvas-layout-update", dwLayout([]string{"a:markdown:0:0:10:10:A", "b:markdown:900:0:10:10:B"}, nil, nil))
+		dwWriteFrame(w, 1, "context-pins-changed", dwPins())
 		<-r.Context().Done()
 	}))
 	defer srv.Close()
-	code, out, errOut := runCLI("watch", "--max-events", "2", "--server-url", srv.URL)
+	code, out, errOut := dwExecute("watch", "--max-events", "2", "--server-url", srv.URL)
 	if code != 0 || out != "add 1 node: \"B\"\ncontext-pin removed: \"A\"\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
