@@ -100,7 +100,7 @@ func daemonAbsOr(path, def string) (string, error) {
 	return filepath.Abs(path)
 }
 
-// clientHost is the address a client dials for a server bound to host.
+// daemonClientHost is the address a client dials for a server bound to host.
 func daemonClientHost(host string) string {
 	h := strings.Trim(host, "[]")
 	switch h {
@@ -126,13 +126,13 @@ func (t *daemonTarget) fields(extra ...any) []daemonKV {
 		daemonKV{"logFile", t.logFile}, daemonKV{"pidFile", t.pidFile}, daemonKV{"workspace", t.workspace})
 }
 
-// kv is one key of an ordered JSON object.
+// daemonKV is one key of an ordered JSON object.
 type daemonKV struct {
 	k string
 	v any
 }
 
-// orderedJSON renders pairs as one JSON object, keys in the given order.
+// daemonJSON renders pairs as one JSON object, keys in the given order.
 func daemonJSON(pairs []daemonKV) json.RawMessage {
 	var b bytes.Buffer
 	b.WriteByte('{')
@@ -203,7 +203,7 @@ func daemonSameDir(a, b string) bool {
 	return clean(a) == clean(b)
 }
 
-// readPid returns the pid in the file, or 0 when the file is missing,
+// daemonReadPid returns the pid in the file, or 0 when the file is missing,
 // empty or not a positive integer.
 func daemonReadPid(path string) int {
 	b, err := os.ReadFile(path)
@@ -222,7 +222,7 @@ func daemonFileExists(path string) bool {
 	return err == nil
 }
 
-// writePidFile writes "<pid>\n" atomically.
+// daemonWritePid writes "<pid>\n" atomically.
 func daemonWritePid(path string, pid int) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -243,7 +243,7 @@ var daemonSkipFlags = map[string]bool{
 	"port": true, "workspace": true, "no-open": true, "token": true, "help": true, "version": true,
 }
 
-// childArgs rebuilds the server's command line for the detached child.
+// daemonChildArgs rebuilds the server's command line for the detached child.
 func daemonChildArgs(flags *pflag.FlagSet, t *daemonTarget) []string {
 	args := []string{"serve"}
 	flags.Visit(func(f *pflag.Flag) {
@@ -337,12 +337,18 @@ func runDaemonStart(cmd *cobra.Command, o *serveOptions, port int) error {
 			if responsive, ours, _ := t.health(ctx); !responsive || !ours {
 				continue
 			}
+			select {
+			case err := <-exited: // the answer came from another server
+				daemonKillRest(child.Process.Pid)
+				return failure("Daemon " + daemonExitReason(err))
+			default:
+			}
 			pid := child.Process.Pid
 			if err := daemonWritePid(t.pidFile, pid); err != nil {
 				daemonKillGroup(pid, exited)
 				return fmt.Errorf("write the pid file: %w", err)
 			}
-			_ = child.Process.Release()
+			// The child runs on in its own session after this process exits.
 			return output(cmd.OutOrStdout(), daemonJSON(t.fields("pid", pid)))
 		}
 	}
@@ -362,7 +368,7 @@ func daemonExitReason(err error) string {
 	return "failed: " + err.Error()
 }
 
-// logTailHint is the hint of a failed start: the log lines written since
+// daemonLogTail is the hint of a failed start: the log lines written since
 // this start (at most 20).
 func daemonLogTail(path string, from int64) string {
 	b, err := os.ReadFile(path)

@@ -14,12 +14,12 @@ import (
 
 // Process plumbing of the daemon (Unix: the store needs flock anyway).
 
-// detach makes the child lead a new session and process group, so it
+// daemonDetach makes the child lead a new session and process group, so it
 // outlives this process and its terminal, and so its whole group can be
 // signalled at once.
 func daemonDetach(c *exec.Cmd) { c.SysProcAttr = &syscall.SysProcAttr{Setsid: true} }
 
-// killGroup stops a child that did not become healthy: SIGTERM to its
+// daemonKillGroup stops a child that did not become healthy: SIGTERM to its
 // process group, SIGKILL after 3 s; it returns once the child is reaped, so
 // no orphan is left behind.
 func daemonKillGroup(pid int, exited <-chan error) {
@@ -36,10 +36,10 @@ func daemonKillGroup(pid int, exited <-chan error) {
 	daemonKillRest(pid)
 }
 
-// killRest kills what a child that has exited left in its process group.
+// daemonKillRest kills what a child that has exited left in its process group.
 func daemonKillRest(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) }
 
-// terminate asks a daemon to shut down.
+// daemonTerminate asks a daemon to shut down.
 func daemonTerminate(pid int) error {
 	err := syscall.Kill(pid, syscall.SIGTERM)
 	if errors.Is(err, syscall.ESRCH) {
@@ -48,7 +48,7 @@ func daemonTerminate(pid int) error {
 	return err
 }
 
-// processAlive reports whether pid is a running process. EPERM (someone
+// daemonAlive reports whether pid is a running process. EPERM (someone
 // else's process) counts as running; a zombie (exited, not yet reaped by
 // its parent) does not.
 func daemonAlive(pid int) bool {
@@ -64,7 +64,7 @@ func daemonAlive(pid int) bool {
 	return true
 }
 
-// processArgs returns a process's command line.
+// daemonProcArgs returns a process's command line.
 func daemonProcArgs(pid int) ([]string, error) {
 	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline"); err == nil {
 		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
@@ -85,7 +85,7 @@ func daemonProcArgs(pid int) ([]string, error) {
 	return args, nil
 }
 
-// processExe returns the executable of a process, "" when unknown.
+// daemonProcExe returns the executable of a process, "" when unknown.
 func daemonProcExe(pid int) string {
 	exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
 	if err != nil {
@@ -94,7 +94,7 @@ func daemonProcExe(pid int) string {
 	return strings.TrimSuffix(exe, " (deleted)")
 }
 
-// isOurServer checks that pid is a pmx-canvas server of the target's
+// daemonIsOurs checks that pid is a pmx-canvas server of the target's
 // workspace and port before anything signals it: the same program, the
 // "serve" command, and no --workspace / --port that says otherwise (the
 // daemon's child always carries both). It also returns the process's
@@ -149,7 +149,7 @@ func daemonIsOurs(pid int, t *daemonTarget) (bool, string) {
 	return true, desc
 }
 
-// flagValue finds --name=value or --name value in a command line.
+// daemonFlagValue finds --name=value or --name value in a command line.
 func daemonFlagValue(args []string, name string) (string, bool) {
 	for i, a := range args {
 		if v, ok := strings.CutPrefix(a, "--"+name+"="); ok {
@@ -171,7 +171,7 @@ func daemonSameFile(a, b string) bool {
 	return os.SameFile(sa, sb)
 }
 
-// lockStart serialises daemon starts for one pid file, so two concurrent
+// daemonLockStart serialises daemon starts for one pid file, so two concurrent
 // "serve --daemon" cannot both spawn a server and take each other's health
 // for their own: the second waits, then finds the first one running. The
 // lock file stays (removing it would race); the child does not inherit it.

@@ -141,12 +141,12 @@ type watcher struct {
 
 var errWatchMaxEvents = errors.New("max events reached")
 
-// fatalError is a refusal that retrying will not fix.
+// watchFatalError is a refusal that retrying will not fix.
 type watchFatalError struct{ err error }
 
 func (e *watchFatalError) Error() string { return e.err.Error() }
 
-// outputError is a failed write of a line (stdout closed).
+// watchOutputError is a failed write of a line (stdout closed).
 type watchOutputError struct{ err error }
 
 func (e *watchOutputError) Error() string { return "write output: " + e.err.Error() }

@@ -341,7 +341,7 @@ func watchEdgeMap(l *watchLayout) map[string]*watchEdge {
 	return m
 }
 
-// missingKeys returns the keys of a that b lacks, sorted.
+// watchMissing returns the keys of a that b lacks, sorted.
 func watchMissing[V any](a, b map[string]V) []string {
 	var out []string
 	for k := range a {
@@ -570,7 +570,7 @@ func watchMoveChanges(prev, next map[string]*watchNode, before, after *watchSpat
 
 // ---- spatial analysis ----
 
-// spatialView is what the reducer compares between layouts: each node's
+// watchSpatial is what the reducer compares between layouts: each node's
 // cluster peers and each pin's neighbours (sorted ids).
 type watchSpatial struct {
 	peers map[string][]string

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// layoutFrame builds a canvas-layout-update payload. Nodes are
+// dwLayout builds a canvas-layout-update payload. Nodes are
 // "id:type:x:y:w:h[:title]" (title defaults to the id).
 func dwLayout(nodes []string, edges []string, groups map[string][]string) json.RawMessage {
 	type n = map[string]any
