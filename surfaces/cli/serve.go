@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -35,6 +36,14 @@ type serveOptions struct {
 	noFsync   bool
 	cpuProf   string
 	memProf   string
+
+	theme string
+
+	// Daemon mode (daemon.go).
+	daemon  bool
+	logFile string
+	pidFile string
+	waitMs  int
 }
 
 func addServeFlags(cmd *cobra.Command, o *serveOptions) {
@@ -44,6 +53,7 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	f.StringVar(&o.workspace, "workspace", "", "workspace directory holding .pmx-canvas/ (default: current directory)")
 	f.StringVar(&o.token, "token", "", "bearer token every request must carry (env PMX_CANVAS_TOKEN)")
 	f.BoolVar(&o.noOpen, "no-open", false, "do not open a browser at start")
+	f.StringVar(&o.theme, "theme", "", "set the main canvas's theme at start: dark, light or high-contrast (env PMX_CANVAS_THEME)")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error (logs go to stderr)")
 	f.IntVar(&o.maxBody, "max-body", 32<<20, "largest request body accepted, in bytes")
 	f.DurationVar(&o.ssePing, "sse-ping", 8*time.Second, "interval of SSE ping frames")
@@ -56,20 +66,34 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	_ = f.MarkHidden("cpuprofile")
 	f.StringVar(&o.memProf, "memprofile", "", "write a heap profile to this file at shutdown")
 	_ = f.MarkHidden("memprofile")
+	f.BoolVar(&o.daemon, "daemon", false, "start the server in the background, wait until it is healthy, print its pid and URL as JSON")
+	addDaemonFileFlags(cmd, &o.logFile, &o.pidFile, &o.waitMs, "how long to wait for the daemon to become healthy")
 }
 
 func newServeCommand(stderr io.Writer) *cobra.Command {
 	o := &serveOptions{}
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Run the canvas server in the foreground",
+		Short: "Run the canvas server (foreground, or --daemon in the background)",
+		Long: `Run the canvas server in the foreground until Ctrl+C or SIGTERM.
+
+With --daemon the server starts detached in the background (its own session,
+output appended to the log file), this command waits until /health answers
+for the workspace, writes the pid file and prints one JSON document:
+{ok, daemon, pid, url, healthUrl, logFile, pidFile, workspace}. Pid and log
+files default to <workspace>/.pmx-canvas/daemon-<port>.{pid,log}.
+"serve status" and "serve stop" manage it.`,
 		Example: `  pmx-canvas serve --port 4313
   pmx-canvas serve --workspace ./project --no-open
+  pmx-canvas serve --daemon --port 4313 --wait-ms 20000
+  pmx-canvas serve status --port 4313
+  pmx-canvas serve stop --port 4313
   pmx-canvas serve --host 0.0.0.0 --token "$(openssl rand -hex 16)"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, o, stderr) },
 	}
 	addServeFlags(cmd, o)
+	cmd.AddCommand(newServeStatusCommand(), newServeStopCommand())
 	return cmd
 }
 
@@ -94,9 +118,21 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.daemon {
+		return runDaemonStart(cmd, o, port)
+	}
 	token := o.token
 	if token == "" {
 		token = os.Getenv("PMX_CANVAS_TOKEN")
+	}
+	theme := o.theme
+	if !cmd.Flags().Changed("theme") {
+		theme = os.Getenv("PMX_CANVAS_THEME")
+	}
+	switch theme {
+	case "", "dark", "light", "high-contrast":
+	default:
+		return die("Use: dark, light, high-contrast", "Invalid theme: %q", theme)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
@@ -126,6 +162,16 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 	})
 	if err != nil {
 		return fmt.Errorf("failed to start PMX Canvas: %w", err)
+	}
+	if theme != "" {
+		// The reference read its theme variable before the flag set it, so
+		// --theme did nothing (quirk 4); here it applies at start.
+		if err := setStartTheme(srv, theme); err != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			_ = srv.Close(ctx)
+			return fmt.Errorf("failed to start PMX Canvas: --theme: %w", err)
+		}
 	}
 	url := "http://localhost:" + strconv.Itoa(srv.Addr().(*net.TCPAddr).Port)
 	printBanner(stderr, url, srv.Workspace)
@@ -172,4 +218,25 @@ func printBanner(w io.Writer, url, workspace string) {
   Press Ctrl+C to stop
 
 `, messages.Version, url, url, workspace, url, url)
+}
+
+// setStartTheme sets the main canvas's theme unless it already has it.
+func setStartTheme(srv *pmxcanvas.Server, theme string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	inv := srv.Invoker()
+	get, err := inv.Invoke(ctx, &messages.Envelope{Canvas: messages.DefaultCanvas, Op: "theme.get", Source: "cli", Input: json.RawMessage(`{}`)})
+	if err == nil {
+		if b, merr := json.Marshal(get.Body); merr == nil {
+			var cur struct {
+				Theme string `json:"theme"`
+			}
+			if json.Unmarshal(b, &cur) == nil && cur.Theme == theme {
+				return nil
+			}
+		}
+	}
+	in, _ := json.Marshal(map[string]string{"theme": theme})
+	_, err = inv.Invoke(ctx, &messages.Envelope{Canvas: messages.DefaultCanvas, Op: "theme.set", Source: "cli", Input: in})
+	return err
 }
