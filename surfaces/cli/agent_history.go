@@ -152,7 +152,7 @@ func newSnapshotCommand(s *ioStreams) *cobra.Command {
 			p := startProgress(s.Err, "[snapshot gc] keeping the newest "+keep)
 			body, err := invokeOK(cmd, "snapshot.gc", in)
 			if err != nil {
-				p.done("failed")
+				p.finish("failed")
 				return err
 			}
 			var res struct {
@@ -163,7 +163,7 @@ func newSnapshotCommand(s *ioStreams) *cobra.Command {
 			if dry {
 				verb = "would delete"
 			}
-			p.done(fmt.Sprintf("%s %d", verb, len(res.Deleted)))
+			p.finish(fmt.Sprintf("%s %d", verb, len(res.Deleted)))
 			return output(s.Out, body)
 		})
 	gc.Long = "Delete all but the newest --keep snapshots (server default 20). Needs --yes, or --dry-run to preview. Progress goes to stderr when it is a terminal."
@@ -254,14 +254,14 @@ func newBatchCommand(s *ioStreams) *cobra.Command {
 			if !ok {
 				return die(`Use a JSON array of operations or an object with an "operations" array.`, "Invalid batch JSON: expected an array or an object")
 			}
-			var p *progress
+			var p *Progress
 			if source != "" {
 				ops, _ := in["operations"].([]any)
 				p = startProgress(s.Err, fmt.Sprintf("[batch] %d operations from %s", len(ops), source))
 			}
 			body, err := invokeOK(cmd, "canvas.batch", in)
 			if err != nil {
-				p.done("failed")
+				p.finish("failed")
 				var me *messages.Error
 				if errors.As(err, &me) {
 					if i, ok := me.Extra["failedIndex"].(float64); ok {
@@ -274,7 +274,7 @@ func newBatchCommand(s *ioStreams) *cobra.Command {
 				Results []json.RawMessage `json:"results"`
 			}
 			_ = json.Unmarshal(body, &res)
-			p.done(fmt.Sprintf("%d results", len(res.Results)))
+			p.finish(fmt.Sprintf("%d results", len(res.Results)))
 			return output(s.Out, body)
 		})
 	cmd.Long = `Run several operations atomically, in one undo step: node.add, node.update,

@@ -132,17 +132,17 @@ func (w *syncWriter) String() string {
 	return w.b.String()
 }
 
-func TestProgressOnlyOnATerminal(t *testing.T) {
+func TestIndeterminateProgressOnlyOnATerminal(t *testing.T) {
 	var plain bytes.Buffer
 	p := startProgress(&plain, "[batch] 3 operations")
-	p.done("3 results") // nil-safe
+	p.finish("3 results") // nil-safe
 	if plain.Len() != 0 {
 		t.Fatalf("progress written to a non-terminal: %q", plain.String())
 	}
 
-	restore, tick := isTerminal, progressTick
-	defer func() { isTerminal, progressTick = restore, tick }()
-	isTerminal = func(io.Writer) bool { return true }
+	tick := progressTick
+	defer func() { progressTick = tick }()
+	t.Setenv("PMX_CANVAS_PROGRESS", "always")
 	progressTick = time.Millisecond
 	w := &syncWriter{}
 	p = startProgress(w, "[batch] 3 operations from ops.json")
@@ -150,10 +150,10 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 	for strings.Count(w.String(), "\r") < 2 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
-	p.done("3 results")
-	p.done("again") // once
+	p.finish("3 results")
+	p.finish("again") // once
 	out := w.String()
-	if !strings.HasPrefix(out, "[batch] 3 operations from ops.json ...") || strings.Count(out, "\r") < 2 ||
+	if !strings.HasPrefix(out, "\r[batch] 3 operations from ops.json: 0") || strings.Count(out, "\r") < 2 ||
 		!strings.HasSuffix(out, "\n") || !strings.Contains(out, "[batch] 3 operations from ops.json: 3 results (") || strings.Contains(out, "again") {
 		t.Fatalf("progress output %q", out)
 	}

@@ -369,10 +369,10 @@ func newImportCommand(s *ioStreams) *cobra.Command {
 			p := startProgress(s.Err, fmt.Sprintf("[import] %d nodes, %d edges from %s", len(nodes), len(edges), source))
 			body, err := invokeOK(cmd, "canvas.import", doc)
 			if err != nil {
-				p.done("failed")
+				p.finish("failed")
 				return err
 			}
-			p.done("imported")
+			p.finish("imported")
 			return output(s.Out, body)
 		})
 	cmd.Long = `Import a JSON Canvas 1.0 document: text nodes become markdown, file nodes

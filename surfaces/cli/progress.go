@@ -37,6 +37,10 @@ type Progress struct {
 	lastDraw time.Time
 	width    int // length of the last line drawn, to blank it
 	finished bool
+
+	// The elapsed-time ticker of startProgress (agent_progress.go).
+	ticker, tickDone chan struct{}
+	stopTicker       sync.Once
 }
 
 // progressInterval throttles redraws.
