@@ -13,8 +13,9 @@ import (
 
 var boolType = reflect.TypeOf(true)
 
-// jsonKind names the JSON type of a decoded value for error messages.
-func jsonKind(v any) string {
+// JSONKind names the JSON type of a decoded value (null, boolean, number,
+// string, array, object) for error messages.
+func JSONKind(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"

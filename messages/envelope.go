@@ -8,7 +8,9 @@
 package messages
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"regexp"
 	"time"
 )
@@ -98,3 +100,29 @@ var Version = "0.1.0-dev"
 // ContractVersion is the reference release whose public contract this build
 // keeps (routes, shapes, tool names).
 const ContractVersion = "0.2.0"
+
+// BodyJSON renders a reply body as the HTTP surface sends it: bytes a body
+// already holds (json.RawMessage, a JSONBytes or io.WriterTo renderer) as
+// they are, anything else as compact JSON without HTML escaping. Every
+// surface uses it, so MCP, the Go package and HTTP see the same bytes.
+func BodyJSON(body any) ([]byte, error) {
+	switch b := body.(type) {
+	case json.RawMessage:
+		return b, nil
+	case interface{ JSONBytes() ([]byte, error) }:
+		return b.JSONBytes()
+	case io.WriterTo:
+		var buf bytes.Buffer
+		if _, err := b.WriteTo(&buf); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(body); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+}

@@ -46,7 +46,7 @@ func (b *LooseBool) UnmarshalJSON(data []byte) error {
 	case float64:
 		*b = t != 0
 	default:
-		return &json.UnmarshalTypeError{Value: jsonKind(v), Type: boolType}
+		return &json.UnmarshalTypeError{Value: JSONKind(v), Type: boolType}
 	}
 	return nil
 }

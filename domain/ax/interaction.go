@@ -127,21 +127,7 @@ func received(v any, present bool) string {
 	if !present {
 		return "undefined"
 	}
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case float64, json.Number, int, int64:
-		return "number"
-	case bool:
-		return "boolean"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return "unknown"
+	return messages.JSONKind(v)
 }
 
 func expected(kind string, v any, present bool) string {

@@ -7,7 +7,6 @@ package httpapi
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -282,31 +281,12 @@ func writeJSON(c *fiber.Ctx, status int, body any) error {
 		c.Response().SetBodyStream(&pooledBody{Reader: bytes.NewReader(buf.Bytes()), buf: buf}, buf.Len())
 		return nil
 	}
-	if raw, ok := body.(json.RawMessage); ok {
-		// Rendered once by the actor for many callers (a gate's waiters):
-		// send the shared bytes as they are.
-		c.Set(fiber.HeaderContentType, "application/json; charset=utf-8")
-		c.Set(fiber.HeaderCacheControl, "no-store")
-		return c.Status(status).Send(raw)
-	}
-	if pre, ok := body.(interface{ JSONBytes() ([]byte, error) }); ok {
-		// Already valid, compact JSON (a large layout): send as is.
-		out, err := pre.JSONBytes()
-		if err != nil {
-			return writeError(c, messages.Internal("encode response: %v", err))
-		}
-		c.Set(fiber.HeaderContentType, "application/json; charset=utf-8")
-		c.Set(fiber.HeaderCacheControl, "no-store")
-		return c.Status(status).Send(out)
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(body); err != nil {
+	// Bytes rendered once for many callers (a gate's waiters) are sent as
+	// they are.
+	out, err := messages.BodyJSON(body)
+	if err != nil {
 		return writeError(c, messages.Internal("encode response: %v", err))
 	}
-	out := buf.Bytes()
-	out = out[:len(out)-1] // Encode adds a newline
 	c.Set(fiber.HeaderContentType, "application/json; charset=utf-8")
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.Status(status).Send(out)

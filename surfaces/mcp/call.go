@@ -1,12 +1,9 @@
 package mcpapi
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,7 +47,7 @@ func (c *Caller) Call(ctx context.Context, name string, args Args) *Result {
 			args = without(args, CanvasArg)
 		case !hasField(t, CanvasArg):
 			return &Result{IsError: true, Text: fmt.Sprintf(
-				"MCP error -32602: Input validation error: Invalid arguments for tool %s: canvas: expected string, received %s", name, jsonType(v))}
+				"MCP error -32602: Input validation error: Invalid arguments for tool %s: canvas: expected string, received %s", name, messages.JSONKind(v))}
 		}
 	}
 	if canvas == "" {
@@ -141,7 +138,11 @@ func (c *Caller) runLegacy(ctx context.Context, t *Tool, canvas string, args Arg
 	if t.Later != "" {
 		return nil, Errorf("%s: not available yet", t.Name)
 	}
-	call := &Call{Ctx: ctx, Invoker: c.Invoker, Canvas: canvas}
+	return t.run(&Call{Ctx: ctx, Invoker: c.Invoker, Canvas: canvas}, args)
+}
+
+// run is a legacy tool's own path: Run, or Build → Invoke → Format.
+func (t *Tool) run(call *Call, args Args) (*Result, error) {
 	if t.Run != nil {
 		return t.Run(call, args)
 	}
@@ -182,28 +183,11 @@ func (c *Call) Invoke(op string, input Args) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := bodyJSON(reply.Body)
+	body, err := messages.BodyJSON(reply.Body)
 	if err != nil {
 		return nil, err
 	}
 	return &Reply{Status: reply.StatusCode(), Body: body}, nil
-}
-
-// bodyJSON renders a reply body as the HTTP surface would.
-func bodyJSON(body any) (json.RawMessage, error) {
-	switch b := body.(type) {
-	case json.RawMessage:
-		return b, nil
-	case interface{ JSONBytes() ([]byte, error) }:
-		return b.JSONBytes()
-	case io.WriterTo:
-		var buf bytes.Buffer
-		if _, err := b.WriteTo(&buf); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
-	}
-	return marshal(body)
 }
 
 // errorText is the text of a failed call: an operation's message as HTTP

@@ -7,6 +7,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
 // KV is one key of an ordered JSON object.
@@ -242,25 +244,7 @@ func checkType(typ string, v any) string {
 	if ok {
 		return ""
 	}
-	return fmt.Sprintf("expected %s, received %s", typ, jsonType(v))
-}
-
-func jsonType(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case float64:
-		return "number"
-	case bool:
-		return "boolean"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return fmt.Sprintf("%T", v)
+	return fmt.Sprintf("expected %s, received %s", typ, messages.JSONKind(v))
 }
 
 func toFloat(v any) float64 {

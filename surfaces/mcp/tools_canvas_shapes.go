@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
 // Shared result shapes of the canvas tools (reference mcp.md §4): the
@@ -187,33 +189,6 @@ func cvCreatedNodeText(c *Call, r *Reply, full bool) (string, error) {
 	return Pretty(out)
 }
 
-// runTool runs a legacy tool's own path (Run, or Build → Invoke → Format).
-func cvRunTool(c *Call, t *Tool, args Args) (*Result, error) {
-	if t.Run != nil {
-		return t.Run(c, args)
-	}
-	input := args
-	if t.Build != nil {
-		var err error
-		if input, err = t.Build(c, args); err != nil {
-			return nil, err
-		}
-	}
-	reply, err := c.Invoke(t.Op, input)
-	if err != nil {
-		return nil, err
-	}
-	format := t.Format
-	if format == nil {
-		format = PrettyBody
-	}
-	text, err := format(reply)
-	if err != nil {
-		return nil, err
-	}
-	return &Result{Text: text}, nil
-}
-
 // textResult wraps a rendering as a result.
 func cvText(text string, err error) (*Result, error) {
 	if err != nil {
@@ -283,7 +258,7 @@ func cvIsString(v any) bool { _, ok := v.(string); return ok }
 func cvOpInputError(op, field string, v any, present bool) error {
 	got := "undefined"
 	if present {
-		got = jsonType(v)
+		got = messages.JSONKind(v)
 	}
 	return Errorf("Invalid input for %s: %s: Invalid input: expected string, received %s", op, field, got)
 }

@@ -139,7 +139,7 @@ func runSnapshot(c *Call, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cvRunTool(c, member, valid)
+	return member.run(c, valid)
 }
 
 // runRestore restores a snapshot and summarises the canvas it left:
