@@ -1,12 +1,10 @@
 package pmxcanvas
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -141,7 +139,7 @@ func (c *Canvas) call(ctx context.Context, op string, in any, out any) (*message
 	if err != nil {
 		return nil, callError(ctx, err)
 	}
-	body, err := bodyBytes(reply.Body)
+	body, err := messages.BodyJSON(reply.Body)
 	if err != nil {
 		return nil, messages.Internal("encode %s reply: %v", op, err)
 	}
@@ -154,6 +152,37 @@ func (c *Canvas) call(ctx context.Context, op string, in any, out any) (*message
 		}
 	}
 	return reply, nil
+}
+
+// replyField runs op and decodes the reply's key into a new T (the
+// {ok:true, <key>: record} shape most operations answer).
+func replyField[T any](ctx context.Context, c *Canvas, op string, in any, key string) (*T, error) {
+	v := new(T)
+	if err := c.callKey(ctx, op, in, key, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// replyList runs op and decodes the list under key.
+func replyList[T any](ctx context.Context, c *Canvas, op string, in any, key string) ([]T, error) {
+	var v []T
+	err := c.callKey(ctx, op, in, key, &v)
+	return v, err
+}
+
+// callKey runs op and decodes the reply's key (if present) into v.
+func (c *Canvas) callKey(ctx context.Context, op string, in any, key string, v any) error {
+	var out map[string]json.RawMessage
+	if _, err := c.call(ctx, op, in, &out); err != nil {
+		return err
+	}
+	if raw, ok := out[key]; ok {
+		if err := json.Unmarshal(raw, v); err != nil {
+			return messages.Internal("decode %s reply: %v", op, err)
+		}
+	}
+	return nil
 }
 
 // encodeInput renders an input: nil is {}, a wireInput adds its extra
@@ -226,23 +255,6 @@ func (f fields) extra(extra map[string]any) fields {
 		}
 	}
 	return f
-}
-
-// bodyBytes renders a reply body as the HTTP surface would.
-func bodyBytes(body any) ([]byte, error) {
-	switch b := body.(type) {
-	case json.RawMessage:
-		return b, nil
-	case interface{ JSONBytes() ([]byte, error) }:
-		return b.JSONBytes()
-	case io.WriterTo:
-		var buf bytes.Buffer
-		if _, err := b.WriteTo(&buf); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
-	}
-	return json.Marshal(body)
 }
 
 // replyError turns an error-status reply (a gate read's 404, a refused

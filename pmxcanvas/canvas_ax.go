@@ -295,13 +295,7 @@ func (c *Canvas) AgentContext(ctx context.Context, consumer string) (*AgentConte
 // SetAxFocus replaces the AX focus; ids that are not live nodes are
 // dropped.
 func (c *Canvas) SetAxFocus(ctx context.Context, nodeIDs []string) (*AxFocus, error) {
-	var out struct {
-		Focus AxFocus `json:"focus"`
-	}
-	if _, err := c.call(ctx, "ax.focus.set", map[string]any{"nodeIds": orEmpty(nodeIDs)}, &out); err != nil {
-		return nil, err
-	}
-	return &out.Focus, nil
+	return replyField[AxFocus](ctx, c, "ax.focus.set", map[string]any{"nodeIds": orEmpty(nodeIDs)}, "focus")
 }
 
 func orEmpty(s []string) []string {
@@ -357,33 +351,17 @@ func (p WorkItemPatch) wire() (map[string]any, error) {
 
 // WorkItems lists the work items.
 func (c *Canvas) WorkItems(ctx context.Context) ([]WorkItem, error) {
-	var out struct {
-		WorkItems []WorkItem `json:"workItems"`
-	}
-	_, err := c.call(ctx, "ax.work.list", nil, &out)
-	return out.WorkItems, err
+	return replyList[WorkItem](ctx, c, "ax.work.list", nil, "workItems")
 }
 
 // AddWorkItem creates a work item.
 func (c *Canvas) AddWorkItem(ctx context.Context, in WorkItemInput) (*WorkItem, error) {
-	var out struct {
-		WorkItem WorkItem `json:"workItem"`
-	}
-	if _, err := c.call(ctx, "ax.work.create", in, &out); err != nil {
-		return nil, err
-	}
-	return &out.WorkItem, nil
+	return replyField[WorkItem](ctx, c, "ax.work.create", in, "workItem")
 }
 
 // UpdateWorkItem changes a work item; an unknown id is 404.
 func (c *Canvas) UpdateWorkItem(ctx context.Context, id string, p WorkItemPatch) (*WorkItem, error) {
-	var out struct {
-		WorkItem WorkItem `json:"workItem"`
-	}
-	if _, err := c.call(ctx, "ax.work.update", withID{id, p}, &out); err != nil {
-		return nil, err
-	}
-	return &out.WorkItem, nil
+	return replyField[WorkItem](ctx, c, "ax.work.update", withID{id, p}, "workItem")
 }
 
 // ---- Reviews ----------------------------------------------------------------
@@ -437,33 +415,17 @@ func (p ReviewPatch) wire() (map[string]any, error) {
 
 // Reviews lists the review annotations.
 func (c *Canvas) Reviews(ctx context.Context) ([]ReviewAnnotation, error) {
-	var out struct {
-		Reviews []ReviewAnnotation `json:"reviewAnnotations"`
-	}
-	_, err := c.call(ctx, "ax.review.list", nil, &out)
-	return out.Reviews, err
+	return replyList[ReviewAnnotation](ctx, c, "ax.review.list", nil, "reviewAnnotations")
 }
 
 // AddReview adds a review annotation.
 func (c *Canvas) AddReview(ctx context.Context, in ReviewInput) (*ReviewAnnotation, error) {
-	var out struct {
-		Review ReviewAnnotation `json:"reviewAnnotation"`
-	}
-	if _, err := c.call(ctx, "ax.review.add", in, &out); err != nil {
-		return nil, err
-	}
-	return &out.Review, nil
+	return replyField[ReviewAnnotation](ctx, c, "ax.review.add", in, "reviewAnnotation")
 }
 
 // UpdateReview changes a review annotation; an unknown id is 404.
 func (c *Canvas) UpdateReview(ctx context.Context, id string, p ReviewPatch) (*ReviewAnnotation, error) {
-	var out struct {
-		Review ReviewAnnotation `json:"reviewAnnotation"`
-	}
-	if _, err := c.call(ctx, "ax.review.update", withID{id, p}, &out); err != nil {
-		return nil, err
-	}
-	return &out.Review, nil
+	return replyField[ReviewAnnotation](ctx, c, "ax.review.update", withID{id, p}, "reviewAnnotation")
 }
 
 // ---- Gates ------------------------------------------------------------------
@@ -496,22 +458,12 @@ func (in ApprovalInput) wire() (map[string]any, error) {
 
 // Approvals lists the approval gates.
 func (c *Canvas) Approvals(ctx context.Context) ([]ApprovalGate, error) {
-	var out struct {
-		Gates []ApprovalGate `json:"approvalGates"`
-	}
-	_, err := c.call(ctx, "ax.approval.list", nil, &out)
-	return out.Gates, err
+	return replyList[ApprovalGate](ctx, c, "ax.approval.list", nil, "approvalGates")
 }
 
 // RequestApproval opens an approval gate.
 func (c *Canvas) RequestApproval(ctx context.Context, in ApprovalInput) (*ApprovalGate, error) {
-	var out struct {
-		Gate ApprovalGate `json:"approvalGate"`
-	}
-	if _, err := c.call(ctx, "ax.approval.request", in, &out); err != nil {
-		return nil, err
-	}
-	return &out.Gate, nil
+	return replyField[ApprovalGate](ctx, c, "ax.approval.request", in, "approvalGate")
 }
 
 // Approval reads an approval gate at once; an unknown id is 404.
@@ -528,13 +480,7 @@ func (c *Canvas) Approval(ctx context.Context, id string) (*ApprovalGate, error)
 // ResolveApproval approves or rejects a pending gate; resolution ("" for
 // none) says why. A gate that is unknown or already decided is 404.
 func (c *Canvas) ResolveApproval(ctx context.Context, id string, d Decision, resolution string) (*ApprovalGate, error) {
-	var out struct {
-		Gate ApprovalGate `json:"approvalGate"`
-	}
-	if _, err := c.call(ctx, "ax.approval.resolve", resolveInput(id, d, resolution), &out); err != nil {
-		return nil, err
-	}
-	return &out.Gate, nil
+	return replyField[ApprovalGate](ctx, c, "ax.approval.resolve", resolveInput(id, d, resolution), "approvalGate")
 }
 
 func resolveInput(id string, d Decision, resolution string) fields {
@@ -561,22 +507,12 @@ func (in ElicitationInput) wire() (map[string]any, error) {
 
 // Elicitations lists the elicitations.
 func (c *Canvas) Elicitations(ctx context.Context) ([]Elicitation, error) {
-	var out struct {
-		Elicitations []Elicitation `json:"elicitations"`
-	}
-	_, err := c.call(ctx, "ax.elicitation.list", nil, &out)
-	return out.Elicitations, err
+	return replyList[Elicitation](ctx, c, "ax.elicitation.list", nil, "elicitations")
 }
 
 // RequestElicitation asks the human for input.
 func (c *Canvas) RequestElicitation(ctx context.Context, in ElicitationInput) (*Elicitation, error) {
-	var out struct {
-		Elicitation Elicitation `json:"elicitation"`
-	}
-	if _, err := c.call(ctx, "ax.elicitation.request", in, &out); err != nil {
-		return nil, err
-	}
-	return &out.Elicitation, nil
+	return replyField[Elicitation](ctx, c, "ax.elicitation.request", in, "elicitation")
 }
 
 // Elicitation reads an elicitation at once; an unknown id is 404.
@@ -595,13 +531,7 @@ func (c *Canvas) RespondElicitation(ctx context.Context, id string, response map
 	if response == nil {
 		response = map[string]any{}
 	}
-	var out struct {
-		Elicitation Elicitation `json:"elicitation"`
-	}
-	if _, err := c.call(ctx, "ax.elicitation.respond", map[string]any{"id": id, "response": response}, &out); err != nil {
-		return nil, err
-	}
-	return &out.Elicitation, nil
+	return replyField[Elicitation](ctx, c, "ax.elicitation.respond", map[string]any{"id": id, "response": response}, "elicitation")
 }
 
 // ModeInput asks the human to switch the agent's mode.
@@ -622,22 +552,12 @@ func (in ModeInput) wire() (map[string]any, error) {
 
 // ModeRequests lists the mode requests.
 func (c *Canvas) ModeRequests(ctx context.Context) ([]ModeRequest, error) {
-	var out struct {
-		Modes []ModeRequest `json:"modeRequests"`
-	}
-	_, err := c.call(ctx, "ax.mode.list", nil, &out)
-	return out.Modes, err
+	return replyList[ModeRequest](ctx, c, "ax.mode.list", nil, "modeRequests")
 }
 
 // RequestMode asks the human to switch the agent's mode.
 func (c *Canvas) RequestMode(ctx context.Context, in ModeInput) (*ModeRequest, error) {
-	var out struct {
-		Mode ModeRequest `json:"modeRequest"`
-	}
-	if _, err := c.call(ctx, "ax.mode.request", in, &out); err != nil {
-		return nil, err
-	}
-	return &out.Mode, nil
+	return replyField[ModeRequest](ctx, c, "ax.mode.request", in, "modeRequest")
 }
 
 // ModeRequest reads a mode request at once; an unknown id is 404.
@@ -653,13 +573,7 @@ func (c *Canvas) ModeRequest(ctx context.Context, id string) (*ModeRequest, erro
 
 // ResolveMode approves or rejects a pending mode request.
 func (c *Canvas) ResolveMode(ctx context.Context, id string, d Decision, resolution string) (*ModeRequest, error) {
-	var out struct {
-		Mode ModeRequest `json:"modeRequest"`
-	}
-	if _, err := c.call(ctx, "ax.mode.resolve", resolveInput(id, d, resolution), &out); err != nil {
-		return nil, err
-	}
-	return &out.Mode, nil
+	return replyField[ModeRequest](ctx, c, "ax.mode.resolve", resolveInput(id, d, resolution), "modeRequest")
 }
 
 // ---- Timeline ---------------------------------------------------------------
@@ -687,13 +601,7 @@ func (in EventInput) wire() (map[string]any, error) {
 
 // RecordEvent records a timeline event.
 func (c *Canvas) RecordEvent(ctx context.Context, in EventInput) (*AxEvent, error) {
-	var out struct {
-		Event AxEvent `json:"event"`
-	}
-	if _, err := c.call(ctx, "ax.event.record", in, &out); err != nil {
-		return nil, err
-	}
-	return &out.Event, nil
+	return replyField[AxEvent](ctx, c, "ax.event.record", in, "event")
 }
 
 // EvidenceInput adds evidence.
@@ -720,24 +628,12 @@ func (in EvidenceInput) wire() (map[string]any, error) {
 
 // AddEvidence adds an evidence item.
 func (c *Canvas) AddEvidence(ctx context.Context, in EvidenceInput) (*Evidence, error) {
-	var out struct {
-		Evidence Evidence `json:"evidence"`
-	}
-	if _, err := c.call(ctx, "ax.evidence.add", in, &out); err != nil {
-		return nil, err
-	}
-	return &out.Evidence, nil
+	return replyField[Evidence](ctx, c, "ax.evidence.add", in, "evidence")
 }
 
 // SendSteering sends a steering message to the agent.
 func (c *Canvas) SendSteering(ctx context.Context, message string) (*Steering, error) {
-	var out struct {
-		Steering Steering `json:"steering"`
-	}
-	if _, err := c.call(ctx, "ax.steer", map[string]any{"message": message}, &out); err != nil {
-		return nil, err
-	}
-	return &out.Steering, nil
+	return replyField[Steering](ctx, c, "ax.steer", map[string]any{"message": message}, "steering")
 }
 
 // Timeline is the AX timeline, each list newest first.
@@ -766,11 +662,7 @@ func (c *Canvas) Timeline(ctx context.Context, limit int) (*Timeline, error) {
 
 // Commands lists the allowlisted commands.
 func (c *Canvas) Commands(ctx context.Context) ([]Command, error) {
-	var out struct {
-		Commands []Command `json:"commands"`
-	}
-	_, err := c.call(ctx, "ax.command.list", nil, &out)
-	return out.Commands, err
+	return replyList[Command](ctx, c, "ax.command.list", nil, "commands")
 }
 
 // InvokeCommand invokes an allowlisted command, recorded as a command
@@ -779,24 +671,12 @@ func (c *Canvas) Commands(ctx context.Context) ([]Command, error) {
 func (c *Canvas) InvokeCommand(ctx context.Context, name string, args any) (*AxEvent, error) {
 	in := fields{"name": name}
 	in.any("args", args)
-	var out struct {
-		Event AxEvent `json:"event"`
-	}
-	if _, err := c.call(ctx, "ax.command.invoke", in, &out); err != nil {
-		return nil, err
-	}
-	return &out.Event, nil
+	return replyField[AxEvent](ctx, c, "ax.command.invoke", in, "event")
 }
 
 // Policy reads the AX tool policy.
 func (c *Canvas) Policy(ctx context.Context) (*Policy, error) {
-	var out struct {
-		Policy Policy `json:"policy"`
-	}
-	if _, err := c.call(ctx, "ax.policy.get", nil, &out); err != nil {
-		return nil, err
-	}
-	return &out.Policy, nil
+	return replyField[Policy](ctx, c, "ax.policy.get", nil, "policy")
 }
 
 // PolicyPatch changes the policy per key: a nil list is left alone, an
@@ -835,13 +715,7 @@ func (p PolicyPatch) wire() (map[string]any, error) {
 
 // SetPolicy merges a patch into the policy and returns the policy.
 func (c *Canvas) SetPolicy(ctx context.Context, p PolicyPatch) (*Policy, error) {
-	var out struct {
-		Policy Policy `json:"policy"`
-	}
-	if _, err := c.call(ctx, "ax.policy.set", p, &out); err != nil {
-		return nil, err
-	}
-	return &out.Policy, nil
+	return replyField[Policy](ctx, c, "ax.policy.set", p, "policy")
 }
 
 // HostCapability reads the latest host capability report; nil (and no
@@ -875,13 +749,7 @@ func (c *Canvas) ReportHostCapability(ctx context.Context, r HostReport) (*HostC
 		"permissions": r.Permissions, "files": r.Files, "uiPrompts": r.UIPrompts}
 	in.str("host", r.Host)
 	in.any("raw", nilMap(r.Raw))
-	var out struct {
-		Host HostCapability `json:"host"`
-	}
-	if _, err := c.call(ctx, "ax.host-capability.report", in, &out); err != nil {
-		return nil, err
-	}
-	return &out.Host, nil
+	return replyField[HostCapability](ctx, c, "ax.host-capability.report", in, "host")
 }
 
 // ---- Composites -------------------------------------------------------------

@@ -451,13 +451,7 @@ func (c *Canvas) SetViewport(ctx context.Context, p ViewportPatch) (*Viewport, e
 	in.ptr("x", p.X)
 	in.ptr("y", p.Y)
 	in.ptr("scale", p.Scale)
-	var out struct {
-		Viewport Viewport `json:"viewport"`
-	}
-	if _, err := c.call(ctx, "viewport.set", in, &out); err != nil {
-		return nil, err
-	}
-	return &out.Viewport, nil
+	return replyField[Viewport](ctx, c, "viewport.set", in, "viewport")
 }
 
 // FocusResult says what FocusNode did.
@@ -599,13 +593,7 @@ func (c *Canvas) Redo(ctx context.Context) (*HistoryStep, error) {
 // SaveSnapshot saves the layout (nodes, edges, annotations, pins, viewport,
 // canvas-bound AX state) under name.
 func (c *Canvas) SaveSnapshot(ctx context.Context, name string) (*Snapshot, error) {
-	var out struct {
-		Snapshot Snapshot `json:"snapshot"`
-	}
-	if _, err := c.call(ctx, "snapshot.save", map[string]any{"name": name}, &out); err != nil {
-		return nil, err
-	}
-	return &out.Snapshot, nil
+	return replyField[Snapshot](ctx, c, "snapshot.save", map[string]any{"name": name}, "snapshot")
 }
 
 // SnapshotQuery filters ListSnapshots. Zero values: the newest 20.
@@ -647,24 +635,12 @@ func (c *Canvas) ListSnapshots(ctx context.Context, q SnapshotQuery) ([]Snapshot
 // RestoreSnapshot restores a snapshot by id or name (one undoable step)
 // and returns it.
 func (c *Canvas) RestoreSnapshot(ctx context.Context, idOrName string) (*Snapshot, error) {
-	var out struct {
-		Restored Snapshot `json:"restored"`
-	}
-	if _, err := c.call(ctx, "snapshot.restore", map[string]any{"id": idOrName}, &out); err != nil {
-		return nil, err
-	}
-	return &out.Restored, nil
+	return replyField[Snapshot](ctx, c, "snapshot.restore", map[string]any{"id": idOrName}, "restored")
 }
 
 // DeleteSnapshot deletes a snapshot by id or name and returns it.
 func (c *Canvas) DeleteSnapshot(ctx context.Context, idOrName string) (*Snapshot, error) {
-	var out struct {
-		Deleted Snapshot `json:"deleted"`
-	}
-	if _, err := c.call(ctx, "snapshot.delete", map[string]any{"id": idOrName}, &out); err != nil {
-		return nil, err
-	}
-	return &out.Deleted, nil
+	return replyField[Snapshot](ctx, c, "snapshot.delete", map[string]any{"id": idOrName}, "deleted")
 }
 
 // DiffNode names a node in a snapshot diff.
