@@ -145,13 +145,6 @@ func sameList[T comparable](a, b []T) bool {
 
 func sameSlice(a, b []string) bool { return reflect.DeepEqual(a, b) || (len(a) == 0 && len(b) == 0) }
 
-func samePtr[T comparable](a, b *T) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
-}
-
 // orphanMemory keeps, per deleted node, what deleting it took from AX
 // state, for an undo of the deletion. It is bounded: the oldest entries go
 // first (undo reaches back at most canvas.HistoryLimit steps anyway).

@@ -81,11 +81,11 @@ func preflight(ref *canvasRef, it *ax.Interaction, a ax.Action) *ax.Rejection {
 	}
 	switch in := a.Input.(type) {
 	case *messages.AxWorkUpdateInput:
-		if find(ref.boardView.Load().Board.WorkItems, in.ID, func(w *ax.WorkItem) string { return w.ID }) == nil {
+		if find(ref.boardView.Load().Board.WorkItems, in.ID, ax.WorkID) == nil {
 			return rej(404, "work-item-not-found", "Work item %q not found.", in.ID)
 		}
 	case *messages.AxResolveInput:
-		if g := find(ref.gatesView.Load().Approvals, in.ID, approvalID); g == nil || g.Status != "pending" {
+		if g := find(ref.gatesView.Load().Approvals, in.ID, ax.ApprovalID); g == nil || g.Status != "pending" {
 			return rej(404, "approval-not-found", "Approval %q not found or already resolved.", in.ID)
 		}
 	case *messages.AxCommandInput:

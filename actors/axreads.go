@@ -74,8 +74,8 @@ var axReadHandlers = map[string]readHandler{
 	},
 	"ax.delivery.pending": func(_ *canvas.State, env *messages.Envelope, ref *canvasRef) (any, *messages.Error) {
 		in := env.Args.(*messages.AxDeliveryPendingInput)
-		pending := pendingSteering(*ref.timelineView.Load(), *ref.leases.Load(), in.Consumer, ax.ParseLimit(in.Limit), time.Now(), true)
-		return map[string]any{"ok": true, "pending": pending, "pendingActivity": pendingActivity(ref, in.Consumer)}, nil
+		pending := pendingSteering(*ref.timelineView.Load(), *ref.leases.Load(), in.Consumer, ax.ParseLimit(in.Limit), time.Now())
+		return claimReply(ref, in.Consumer, pending), nil
 	},
 	"ax.command.list": func(_ *canvas.State, _ *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
 		return okBody("commands", ax.Commands()), nil
@@ -212,7 +212,7 @@ func buildContext(s *canvas.State, ref *canvasRef, consumer string) *axContext {
 		Version: 1, GeneratedAt: ref.sys.cfg.Env.Timestamp(),
 		Surface: contextSurface{NodeCount: s.Nodes.Len(), EdgeCount: s.Edges.Len()},
 		Delivery: contextDelivery{
-			PendingSteering: pendingSteering(rows, *ref.leases.Load(), consumer, contextSteeringLimit, time.Now(), true),
+			PendingSteering: pendingSteering(rows, *ref.leases.Load(), consumer, contextSteeringLimit, time.Now()),
 			PendingActivity: pendingActivity(ref, consumer),
 		},
 		Pinned:            canvas.PinnedContext(s),

@@ -204,7 +204,7 @@ var boardHandlers = map[string]boardHandler{
 			return nil, err
 		}
 		b := c.core.board
-		b.WorkItems = upsert(b.WorkItems, w, func(w *ax.WorkItem) string { return w.ID })
+		b.WorkItems = upsert(b.WorkItems, w, ax.WorkID)
 		return &boardResult{board: b, host: c.core.host, body: okBody("workItem", w), frame: map[string]any{"workItem": w}}, nil
 	},
 	"ax.work.update": func(c *boardCall) (*boardResult, *messages.Error) {
@@ -212,7 +212,7 @@ var boardHandlers = map[string]boardHandler{
 		if err := ax.ValidateWorkStatus(in.Status); err != nil {
 			return nil, err
 		}
-		old := find(c.core.board.WorkItems, in.ID, func(w *ax.WorkItem) string { return w.ID })
+		old := find(c.core.board.WorkItems, in.ID, ax.WorkID)
 		if old == nil {
 			return nil, messages.NotFound("work item not found.")
 		}
@@ -221,7 +221,7 @@ var boardHandlers = map[string]boardHandler{
 			return nil, err
 		}
 		b := c.core.board
-		b.WorkItems = upsert(b.WorkItems, w, func(w *ax.WorkItem) string { return w.ID })
+		b.WorkItems = upsert(b.WorkItems, w, ax.WorkID)
 		return &boardResult{board: b, host: c.core.host, body: okBody("workItem", w), frame: map[string]any{"workItem": w}}, nil
 	},
 	"ax.review.add": func(c *boardCall) (*boardResult, *messages.Error) {
@@ -231,18 +231,18 @@ var boardHandlers = map[string]boardHandler{
 			return nil, err
 		}
 		b := c.core.board
-		b.Reviews = upsert(b.Reviews, r, func(r *ax.ReviewAnnotation) string { return r.ID })
+		b.Reviews = upsert(b.Reviews, r, ax.ReviewID)
 		return &boardResult{board: b, host: c.core.host, body: okBody("reviewAnnotation", r), frame: map[string]any{"reviewAnnotation": r}}, nil
 	},
 	"ax.review.update": func(c *boardCall) (*boardResult, *messages.Error) {
 		in := c.env.Args.(*messages.AxReviewUpdateInput)
-		old := find(c.core.board.Reviews, in.ID, func(r *ax.ReviewAnnotation) string { return r.ID })
+		old := find(c.core.board.Reviews, in.ID, ax.ReviewID)
 		if old == nil {
 			return nil, messages.NotFound("review annotation not found.")
 		}
 		r := ax.UpdateReview(old, in, axSource(in.Source, c.env), c.e)
 		b := c.core.board
-		b.Reviews = upsert(b.Reviews, r, func(r *ax.ReviewAnnotation) string { return r.ID })
+		b.Reviews = upsert(b.Reviews, r, ax.ReviewID)
 		return &boardResult{board: b, host: c.core.host, body: okBody("reviewAnnotation", r), frame: map[string]any{"reviewAnnotation": r}}, nil
 	},
 }
@@ -257,8 +257,8 @@ func boardOps(cid string, ords *recordOrds, old, next ax.Board) []persistence.Op
 	if !samePolicy(old.Policy, next.Policy) {
 		ops = append(ops, persistence.AxSet(persistence.AxPolicyKey(cid), next.Policy))
 	}
-	ops = listOps(ops, cid, persistence.AxWork, ords, old.WorkItems, next.WorkItems, func(w *ax.WorkItem) string { return w.ID })
-	ops = listOps(ops, cid, persistence.AxReview, ords, old.Reviews, next.Reviews, func(r *ax.ReviewAnnotation) string { return r.ID })
+	ops = listOps(ops, cid, persistence.AxWork, ords, old.WorkItems, next.WorkItems, ax.WorkID)
+	ops = listOps(ops, cid, persistence.AxReview, ords, old.Reviews, next.Reviews, ax.ReviewID)
 	return ops
 }
 

@@ -80,9 +80,7 @@ func (a *gatesActor) Receive(ctx actor.Context) {
 	core := a.ref.gates
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
-		self, sys := ctx.Self(), a.ref.sys
-		core.timers.tick = func() { sys.as.Root.Send(self, waitTick{}) }
-		core.timers.arm()
+		core.timers.start(ctx, a.ref.sys)
 	case *invokeRequest:
 		a.invoke(ctx, m)
 	case *awaitGate:
@@ -167,9 +165,9 @@ func (a *gatesActor) invoke(ctx actor.Context, req *invokeRequest) {
 func (a *gatesActor) apply(ctx actor.Context, gates ax.GateSet, then func(actor.Context), fail func(actor.Context, *messages.Error)) {
 	core := a.ref.gates
 	cid := a.ref.id
-	ops := listOps(nil, cid, persistence.AxApproval, &core.ords, core.gates.Approvals, gates.Approvals, approvalID)
-	ops = listOps(ops, cid, persistence.AxElicit, &core.ords, core.gates.Elicitations, gates.Elicitations, elicitationID)
-	ops = listOps(ops, cid, persistence.AxMode, &core.ords, core.gates.Modes, gates.Modes, modeID)
+	ops := listOps(nil, cid, persistence.AxApproval, &core.ords, core.gates.Approvals, gates.Approvals, ax.ApprovalID)
+	ops = listOps(ops, cid, persistence.AxElicit, &core.ords, core.gates.Elicitations, gates.Elicitations, ax.ElicitationID)
+	ops = listOps(ops, cid, persistence.AxMode, &core.ords, core.gates.Modes, gates.Modes, ax.ModeID)
 	core.gates = gates
 	view := &gates
 	core.w.write(ctx, a.ref, ops, func(ctx actor.Context) {
@@ -327,7 +325,7 @@ var gateHandlers = map[string]gateHandler{
 			return nil, err
 		}
 		next := c.gates
-		next.Approvals = upsert(next.Approvals, g, approvalID)
+		next.Approvals = upsert(next.Approvals, g, ax.ApprovalID)
 		return &gateResult{gates: next, body: okBody("approvalGate", g), frame: map[string]any{"approvalGate": g}}, nil
 	},
 	"ax.approval.resolve": func(c *gateCall) (*gateResult, *messages.Error) {
@@ -336,12 +334,12 @@ var gateHandlers = map[string]gateHandler{
 		if err != nil {
 			return nil, err
 		}
-		g, err := ax.ResolveApproval(find(c.gates.Approvals, in.ID, approvalID), decision, in.Resolution, axSource(in.Source, c.env), c.e)
+		g, err := ax.ResolveApproval(find(c.gates.Approvals, in.ID, ax.ApprovalID), decision, in.Resolution, axSource(in.Source, c.env), c.e)
 		if err != nil {
 			return nil, err
 		}
 		next := c.gates
-		next.Approvals = upsert(next.Approvals, g, approvalID)
+		next.Approvals = upsert(next.Approvals, g, ax.ApprovalID)
 		return &gateResult{gates: next, body: okBody("approvalGate", g), frame: map[string]any{"approvalGate": g}, decided: g.ID}, nil
 	},
 	"ax.elicitation.request": func(c *gateCall) (*gateResult, *messages.Error) {
@@ -351,17 +349,17 @@ var gateHandlers = map[string]gateHandler{
 			return nil, err
 		}
 		next := c.gates
-		next.Elicitations = upsert(next.Elicitations, el, elicitationID)
+		next.Elicitations = upsert(next.Elicitations, el, ax.ElicitationID)
 		return &gateResult{gates: next, body: okBody("elicitation", el), frame: map[string]any{"elicitation": el}}, nil
 	},
 	"ax.elicitation.respond": func(c *gateCall) (*gateResult, *messages.Error) {
 		in := c.env.Args.(*messages.AxElicitationRespondInput)
-		el, err := ax.RespondElicitation(find(c.gates.Elicitations, in.ID, elicitationID), in.Response, axSource(in.Source, c.env), c.e)
+		el, err := ax.RespondElicitation(find(c.gates.Elicitations, in.ID, ax.ElicitationID), in.Response, axSource(in.Source, c.env), c.e)
 		if err != nil {
 			return nil, err
 		}
 		next := c.gates
-		next.Elicitations = upsert(next.Elicitations, el, elicitationID)
+		next.Elicitations = upsert(next.Elicitations, el, ax.ElicitationID)
 		return &gateResult{gates: next, body: okBody("elicitation", el), frame: map[string]any{"elicitation": el}, decided: el.ID}, nil
 	},
 	"ax.mode.request": func(c *gateCall) (*gateResult, *messages.Error) {
@@ -371,7 +369,7 @@ var gateHandlers = map[string]gateHandler{
 			return nil, err
 		}
 		next := c.gates
-		next.Modes = upsert(next.Modes, m, modeID)
+		next.Modes = upsert(next.Modes, m, ax.ModeID)
 		return &gateResult{gates: next, body: okBody("modeRequest", m), frame: map[string]any{"modeRequest": m}}, nil
 	},
 	"ax.mode.resolve": func(c *gateCall) (*gateResult, *messages.Error) {
@@ -380,19 +378,15 @@ var gateHandlers = map[string]gateHandler{
 		if err != nil {
 			return nil, err
 		}
-		m, err := ax.ResolveMode(find(c.gates.Modes, in.ID, modeID), decision, in.Resolution, axSource(in.Source, c.env), c.e)
+		m, err := ax.ResolveMode(find(c.gates.Modes, in.ID, ax.ModeID), decision, in.Resolution, axSource(in.Source, c.env), c.e)
 		if err != nil {
 			return nil, err
 		}
 		next := c.gates
-		next.Modes = upsert(next.Modes, m, modeID)
+		next.Modes = upsert(next.Modes, m, ax.ModeID)
 		return &gateResult{gates: next, body: okBody("modeRequest", m), frame: map[string]any{"modeRequest": m}, decided: m.ID}, nil
 	},
 }
-
-func approvalID(g *ax.ApprovalGate) string   { return g.ID }
-func elicitationID(e *ax.Elicitation) string { return e.ID }
-func modeID(m *ax.ModeRequest) string        { return m.ID }
 
 func sameGates(a, b ax.GateSet) bool {
 	return sameList(a.Approvals, b.Approvals) && sameList(a.Elicitations, b.Elicitations) && sameList(a.Modes, b.Modes)
@@ -403,15 +397,15 @@ func sameGates(a, b ax.GateSet) bool {
 func lookupGate(g ax.GateSet, kind, id string) any {
 	switch kind {
 	case gateApproval:
-		if r := find(g.Approvals, id, approvalID); r != nil {
+		if r := find(g.Approvals, id, ax.ApprovalID); r != nil {
 			return r
 		}
 	case gateElicitation:
-		if r := find(g.Elicitations, id, elicitationID); r != nil {
+		if r := find(g.Elicitations, id, ax.ElicitationID); r != nil {
 			return r
 		}
 	case gateMode:
-		if r := find(g.Modes, id, modeID); r != nil {
+		if r := find(g.Modes, id, ax.ModeID); r != nil {
 			return r
 		}
 	}

@@ -1,7 +1,6 @@
 package actors
 
 import (
-	"encoding/json"
 	"sort"
 	"time"
 
@@ -76,9 +75,7 @@ func (a *timelineActor) Receive(ctx actor.Context) {
 	core := a.ref.timeline
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
-		self, sys := ctx.Self(), a.ref.sys
-		core.timers.tick = func() { sys.as.Root.Send(self, waitTick{}) }
-		core.timers.arm()
+		core.timers.start(ctx, a.ref.sys)
 	case *invokeRequest:
 		a.invoke(ctx, m)
 	case *claimSteering:
@@ -217,16 +214,33 @@ func (a *timelineActor) effect(ctx actor.Context, eff *axEffect) {
 	}, func(ctx actor.Context, err *messages.Error) { eff.finish(ctx, err) })
 }
 
-// appendEvent numbers ev, appends it to res's rows with retention, and adds
-// the store records.
+// recordEvent is the result of a handler that records one event.
+func (c *timelineCall) recordEvent(ev *ax.Event, err *messages.Error) (*timelineResult, *messages.Error) {
+	if err != nil {
+		return nil, err
+	}
+	res := &timelineResult{rows: c.core.rows, seq: c.core.seq}
+	c.appendEvent(res, ev)
+	res.body, res.frame = okBody("event", ev), map[string]any{"event": ev}
+	return res, nil
+}
+
+// appendEvent numbers ev and appends it to the events.
 func (c *timelineCall) appendEvent(res *timelineResult, ev *ax.Event) {
-	res.seq.Events++
-	ev.Seq = res.seq.Events
-	var dropped []*ax.Event
-	res.rows.Events, dropped = appendRetained(res.rows.Events, ev)
-	res.ops = append(res.ops, persistence.AxPutRow(c.cid, persistence.AxEvent, ev.Seq, ev))
+	appendRow(c, res, persistence.AxEvent, &res.rows.Events, &res.seq.Events, ev, func(e *ax.Event) *uint64 { return &e.Seq })
+}
+
+// appendRow numbers row from its table's counter, appends it to rows with
+// retention, and adds the store records: the row, the rows that fell out,
+// and the counters.
+func appendRow[T any](c *timelineCall, res *timelineResult, kind string, rows *[]T, counter *uint64, row T, seq func(T) *uint64) {
+	*counter++
+	*seq(row) = *counter
+	var dropped []T
+	*rows, dropped = appendRetained(*rows, row)
+	res.ops = append(res.ops, persistence.AxPutRow(c.cid, kind, *counter, row))
 	for _, d := range dropped {
-		res.ops = append(res.ops, persistence.AxDeleteRow(c.cid, persistence.AxEvent, d.Seq))
+		res.ops = append(res.ops, persistence.AxDeleteRow(c.cid, kind, *seq(d)))
 	}
 	res.ops = append(res.ops, persistence.AxSet(persistence.AxSeqKey(c.cid), res.seq))
 }
@@ -243,25 +257,11 @@ func appendRetained[T any](list []T, item T) (out, dropped []T) {
 var timelineHandlers = map[string]timelineHandler{
 	"ax.event.record": func(c *timelineCall) (*timelineResult, *messages.Error) {
 		in := c.env.Args.(*messages.AxEventInput)
-		ev, err := ax.NewEvent(in, ax.EventKinds, axSource(in.Source, c.env), c.e)
-		if err != nil {
-			return nil, err
-		}
-		res := &timelineResult{rows: c.core.rows, seq: c.core.seq}
-		c.appendEvent(res, ev)
-		res.body, res.frame = okBody("event", ev), map[string]any{"event": ev}
-		return res, nil
+		return c.recordEvent(ax.NewEvent(in, ax.EventKinds, axSource(in.Source, c.env), c.e))
 	},
 	"ax.command.invoke": func(c *timelineCall) (*timelineResult, *messages.Error) {
 		in := c.env.Args.(*messages.AxCommandInput)
-		ev, err := ax.CommandEvent(in.Name, in.Args, axSource(in.Source, c.env), c.e)
-		if err != nil {
-			return nil, err
-		}
-		res := &timelineResult{rows: c.core.rows, seq: c.core.seq}
-		c.appendEvent(res, ev)
-		res.body, res.frame = okBody("event", ev), map[string]any{"event": ev}
-		return res, nil
+		return c.recordEvent(ax.CommandEvent(in.Name, in.Args, axSource(in.Source, c.env), c.e))
 	},
 	"ax.evidence.add": func(c *timelineCall) (*timelineResult, *messages.Error) {
 		in := c.env.Args.(*messages.AxEvidenceInput)
@@ -270,15 +270,7 @@ var timelineHandlers = map[string]timelineHandler{
 			return nil, err
 		}
 		res := &timelineResult{rows: c.core.rows, seq: c.core.seq}
-		res.seq.Evidence++
-		ev.Seq = res.seq.Evidence
-		var dropped []*ax.Evidence
-		res.rows.Evidence, dropped = appendRetained(res.rows.Evidence, ev)
-		res.ops = append(res.ops, persistence.AxPutRow(c.cid, persistence.AxEvidence, ev.Seq, ev))
-		for _, d := range dropped {
-			res.ops = append(res.ops, persistence.AxDeleteRow(c.cid, persistence.AxEvidence, d.Seq))
-		}
-		res.ops = append(res.ops, persistence.AxSet(persistence.AxSeqKey(c.cid), res.seq))
+		appendRow(c, res, persistence.AxEvidence, &res.rows.Evidence, &res.seq.Evidence, ev, func(e *ax.Evidence) *uint64 { return &e.Seq })
 		res.body, res.frame = okBody("evidence", ev), map[string]any{"evidence": ev}
 		return res, nil
 	},
@@ -289,15 +281,7 @@ var timelineHandlers = map[string]timelineHandler{
 			return nil, err
 		}
 		res := &timelineResult{rows: c.core.rows, seq: c.core.seq, steered: true}
-		res.seq.Steering++
-		st.Seq = res.seq.Steering
-		var dropped []*ax.Steering
-		res.rows.Steering, dropped = appendRetained(res.rows.Steering, st)
-		res.ops = append(res.ops, persistence.AxPutRow(c.cid, persistence.AxSteering, st.Seq, st))
-		for _, d := range dropped {
-			res.ops = append(res.ops, persistence.AxDeleteRow(c.cid, persistence.AxSteering, d.Seq))
-		}
-		res.ops = append(res.ops, persistence.AxSet(persistence.AxSeqKey(c.cid), res.seq))
+		appendRow(c, res, persistence.AxSteering, &res.rows.Steering, &res.seq.Steering, st, func(s *ax.Steering) *uint64 { return &s.Seq })
 		res.body, res.frame = okBody("steering", st), map[string]any{"steering": st}
 		return res, nil
 	},
@@ -347,7 +331,7 @@ func (a *timelineActor) claim(m *claimSteering) {
 	}
 	now := time.Now()
 	if body, ok := a.tryClaim(m, now); ok || m.wait <= 0 {
-		m.reply <- &invokeResult{reply: &messages.Reply{Body: body}}
+		a.answerClaim(m, body)
 		return
 	}
 	if core.claims == nil {
@@ -359,17 +343,18 @@ func (a *timelineActor) claim(m *claimSteering) {
 	a.ref.claimWaiters.Add(1)
 }
 
-// tryClaim builds the claim reply; ok is false when nothing is pending for
-// the consumer. Returned rows are leased when the claim asks for a lease.
+// tryClaim builds the claim reply when something is pending for the
+// consumer (ok false and no reply otherwise: a parked claim is checked on
+// every steer, and most checks find nothing). Returned rows are leased when
+// the claim asks for a lease.
 func (a *timelineActor) tryClaim(m *claimSteering, now time.Time) (map[string]any, bool) {
 	core := a.ref.timeline
 	rows := *a.ref.timelineView.Load()
-	pending := pendingSteering(rows, core.leases, m.in.Consumer, ax.ParseLimit(m.in.Limit), now, true)
-	body := map[string]any{"ok": true, "pending": pending,
-		"pendingActivity": pendingActivity(a.ref, m.in.Consumer)}
+	pending := pendingSteering(rows, core.leases, m.in.Consumer, ax.ParseLimit(m.in.Limit), now)
 	if len(pending) == 0 {
-		return body, false
+		return nil, false
 	}
+	body := claimReply(a.ref, m.in.Consumer, pending)
 	if m.lease > 0 {
 		until := now.Add(m.lease)
 		next := make(leaseSet, len(core.leases)+len(pending))
@@ -389,6 +374,19 @@ func (a *timelineActor) tryClaim(m *claimSteering, now time.Time) (map[string]an
 		body["leaseExpiresAt"] = until.UTC().Format("2006-01-02T15:04:05.000Z")
 	}
 	return body, true
+}
+
+// answerClaim sends a claim its reply: body, or nothing pending.
+func (a *timelineActor) answerClaim(m *claimSteering, body map[string]any) {
+	if body == nil {
+		body = claimReply(a.ref, m.in.Consumer, []*ax.Steering{})
+	}
+	m.reply <- &invokeResult{reply: &messages.Reply{Body: body}}
+}
+
+// claimReply is {ok, pending, pendingActivity}, the delivery read's reply.
+func claimReply(ref *canvasRef, consumer string, pending []*ax.Steering) map[string]any {
+	return map[string]any{"ok": true, "pending": pending, "pendingActivity": pendingActivity(ref, consumer)}
 }
 
 // leaseEnd is the deadline owner of a lease.
@@ -443,7 +441,7 @@ func (a *timelineActor) tick() {
 			v.dl = nil
 			a.dropClaim(v)
 			body, _ := a.tryClaim(v.m, now)
-			v.m.reply <- &invokeResult{reply: &messages.Reply{Body: body}}
+			a.answerClaim(v.m, body)
 		}
 	}
 	if expired {
@@ -474,15 +472,15 @@ func (a *timelineActor) wakeClaims(now time.Time) {
 		w := core.claims[t]
 		if body, ok := a.tryClaim(w.m, now); ok {
 			a.dropClaim(w)
-			w.m.reply <- &invokeResult{reply: &messages.Reply{Body: body}}
+			a.answerClaim(w.m, body)
 		}
 	}
 }
 
 // pendingSteering lists undelivered steering for consumer, oldest first:
 // rows from consumer itself are excluded (loop safety), and so are rows
-// leased to another consumer when honourLeases is set. limit applies last.
-func pendingSteering(rows timelineRows, leases leaseSet, consumer string, limit int, now time.Time, honourLeases bool) []*ax.Steering {
+// leased to another consumer. limit applies last.
+func pendingSteering(rows timelineRows, leases leaseSet, consumer string, limit int, now time.Time) []*ax.Steering {
 	out := []*ax.Steering{}
 	for _, s := range rows.Steering {
 		if s.Delivered {
@@ -491,7 +489,7 @@ func pendingSteering(rows timelineRows, leases leaseSet, consumer string, limit 
 		if consumer != "" && s.Source != nil && *s.Source == consumer {
 			continue
 		}
-		if honourLeases && !leases.visibleTo(s.ID, consumer, now) {
+		if !leases.visibleTo(s.ID, consumer, now) {
 			continue
 		}
 		out = append(out, s)
@@ -510,13 +508,4 @@ func pendingActivity(ref *canvasRef, consumer string) []ax.PendingItem {
 		items = []ax.PendingItem{}
 	}
 	return items
-}
-
-// marshalBody pre-renders a reply shared by many waiters.
-func marshalBody(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return v
-	}
-	return json.RawMessage(b)
 }

@@ -3,6 +3,8 @@ package actors
 import (
 	"container/heap"
 	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
 )
 
 // deadlines is an actor's set of pending deadlines (waiters, leases) behind
@@ -24,6 +26,14 @@ type deadline struct {
 	index int
 	// owner is what the entry belongs to (a waiter, a lease).
 	owner any
+}
+
+// start makes the timer tick the actor of ctx, and arms it for deadlines
+// a restarted actor kept.
+func (d *deadlines) start(ctx actor.Context, sys *System) {
+	self := ctx.Self()
+	d.tick = func() { sys.as.Root.Send(self, waitTick{}) }
+	d.arm()
 }
 
 func (d *deadlines) add(at time.Time, owner any) *deadline {

@@ -24,9 +24,9 @@ func ReplaceBoard(_ Board, target Board) Board { return target }
 // decision.
 func ReplaceGates(current, target GateSet) GateSet {
 	return GateSet{
-		Approvals:    keepDecided(current.Approvals, target.Approvals, approvalID, approvalDecided),
-		Elicitations: keepDecided(current.Elicitations, target.Elicitations, elicitationID, elicitationDecided),
-		Modes:        keepDecided(current.Modes, target.Modes, modeID, modeDecided),
+		Approvals:    keepDecided(current.Approvals, target.Approvals, ApprovalID, approvalDecided),
+		Elicitations: keepDecided(current.Elicitations, target.Elicitations, ElicitationID, elicitationDecided),
+		Modes:        keepDecided(current.Modes, target.Modes, ModeID, modeDecided),
 	}
 }
 
@@ -35,30 +35,31 @@ func ReplaceGates(current, target GateSet) GateSet {
 // changed since keeps its newer version, and records the AX layer created
 // after the step stay.
 func RevertBoard(current, target Board, since string) Board {
-	work := newer(current.WorkItems, target.WorkItems, workID, func(w *WorkItem) string { return w.UpdatedAt })
-	reviews := newer(current.Reviews, target.Reviews, reviewID, func(r *ReviewAnnotation) string { return r.UpdatedAt })
+	work := newer(current.WorkItems, target.WorkItems, WorkID, func(w *WorkItem) string { return w.UpdatedAt })
+	reviews := newer(current.Reviews, target.Reviews, ReviewID, func(r *ReviewAnnotation) string { return r.UpdatedAt })
 	return Board{
 		Focus:     target.Focus,
 		Policy:    target.Policy,
-		WorkItems: appendCreatedSince(work, current.WorkItems, workID, func(w *WorkItem) string { return w.CreatedAt }, since),
-		Reviews:   appendCreatedSince(reviews, current.Reviews, reviewID, func(r *ReviewAnnotation) string { return r.CreatedAt }, since),
+		WorkItems: appendCreatedSince(work, current.WorkItems, WorkID, func(w *WorkItem) string { return w.CreatedAt }, since),
+		Reviews:   appendCreatedSince(reviews, current.Reviews, ReviewID, func(r *ReviewAnnotation) string { return r.CreatedAt }, since),
 	}
 }
 
 // RevertGates is RevertBoard for gates: a gate decided now stays decided.
 func RevertGates(current, target GateSet, since string) GateSet {
 	g := ReplaceGates(current, target)
-	g.Approvals = appendCreatedSince(g.Approvals, current.Approvals, approvalID, func(a *ApprovalGate) string { return a.CreatedAt }, since)
-	g.Elicitations = appendCreatedSince(g.Elicitations, current.Elicitations, elicitationID, func(e *Elicitation) string { return e.CreatedAt }, since)
-	g.Modes = appendCreatedSince(g.Modes, current.Modes, modeID, func(m *ModeRequest) string { return m.CreatedAt }, since)
+	g.Approvals = appendCreatedSince(g.Approvals, current.Approvals, ApprovalID, func(a *ApprovalGate) string { return a.CreatedAt }, since)
+	g.Elicitations = appendCreatedSince(g.Elicitations, current.Elicitations, ElicitationID, func(e *Elicitation) string { return e.CreatedAt }, since)
+	g.Modes = appendCreatedSince(g.Modes, current.Modes, ModeID, func(m *ModeRequest) string { return m.CreatedAt }, since)
 	return g
 }
 
-func workID(w *WorkItem) string              { return w.ID }
-func reviewID(r *ReviewAnnotation) string    { return r.ID }
-func approvalID(a *ApprovalGate) string      { return a.ID }
-func elicitationID(e *Elicitation) string    { return e.ID }
-func modeID(m *ModeRequest) string           { return m.ID }
+// Record ids, for the list helpers of this package and the actors.
+func WorkID(w *WorkItem) string              { return w.ID }
+func ReviewID(r *ReviewAnnotation) string    { return r.ID }
+func ApprovalID(a *ApprovalGate) string      { return a.ID }
+func ElicitationID(e *Elicitation) string    { return e.ID }
+func ModeID(m *ModeRequest) string           { return m.ID }
 func approvalDecided(a *ApprovalGate) bool   { return a.Status != "pending" }
 func elicitationDecided(e *Elicitation) bool { return e.Status != "pending" }
 func modeDecided(m *ModeRequest) bool        { return m.Status != "pending" }
