@@ -31,6 +31,7 @@ type canvasRef struct {
 	gatesView    atomic.Pointer[ax.GateSet]
 	timelineView atomic.Pointer[timelineRows]
 	leases       atomic.Pointer[leaseSet]
+	webviewView  atomic.Pointer[messages.WebviewStatus]
 
 	// Routing table, set by the supervisor when it spawns its children.
 	layoutPID   atomic.Pointer[actor.PID]
@@ -39,6 +40,7 @@ type canvasRef struct {
 	axStatePID  atomic.Pointer[actor.PID]
 	gatesPID    atomic.Pointer[actor.PID]
 	timelinePID atomic.Pointer[actor.PID]
+	webviewPID  atomic.Pointer[actor.PID]
 
 	// layout is the Layout actor's working state. Only the Layout actor's
 	// goroutine touches it; it lives here so a restarted Layout resumes
@@ -48,6 +50,7 @@ type canvasRef struct {
 	axState  *axStateCore
 	gates    *gatesCore
 	timeline *timelineCore
+	webview  *webviewCore
 
 	// AX counters for the stats read.
 	gateWaiters  atomic.Int64
@@ -73,6 +76,8 @@ func (r *canvasRef) owner(o messages.Owner) *actor.PID {
 		return r.gatesPID.Load()
 	case messages.OwnerTimeline:
 		return r.timelinePID.Load()
+	case messages.OwnerWebview:
+		return r.webviewPID.Load()
 	}
 	return nil
 }
@@ -111,7 +116,7 @@ func (h *hubActor) Receive(ctx actor.Context) {
 }
 
 func drainCanvas(ctx actor.Context, ref *canvasRef) {
-	for _, pid := range []*actor.PID{ref.layoutPID.Load(), ref.axStatePID.Load(), ref.gatesPID.Load(),
+	for _, pid := range []*actor.PID{ref.webviewPID.Load(), ref.layoutPID.Load(), ref.axStatePID.Load(), ref.gatesPID.Load(),
 		ref.timelinePID.Load(), ref.journalPID.Load(), ref.eventsPID.Load()} {
 		if pid != nil {
 			_ = ctx.PoisonFuture(pid).Wait()
@@ -166,6 +171,14 @@ func (c *canvasSupervisor) start(ctx actor.Context) {
 	axState, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &axStateActor{ref: ref} }), "ax-state")
 	gates, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &gatesActor{ref: ref} }), "gates")
 	timeline, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &timelineActor{ref: ref} }), "timeline")
+	// The Webview actor is idle until a start: the browser launches then.
+	if ref.webview == nil { // a reloaded canvas keeps its browser session
+		ref.webview = newWebviewCore()
+	}
+	status := ref.webview.status
+	ref.webviewView.Store(&status)
+	webview, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &webviewActor{ref: ref} }), "webview")
+	ref.webviewPID.Store(webview)
 	ref.journalPID.Store(journal)
 	ref.eventsPID.Store(events)
 	ref.axStatePID.Store(axState)

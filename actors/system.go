@@ -58,6 +58,8 @@ type Config struct {
 	// SurfaceSecret signs the tokens that bind sandboxed surfaces to their
 	// nodes. nil means a random secret per process.
 	SurfaceSecret []byte
+	// Webview configures each canvas's automation webview.
+	Webview WebviewConfig
 }
 
 // System is the running actor tree of one server process.

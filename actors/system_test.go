@@ -440,6 +440,8 @@ func TestEveryOperationHasAHandler(t *testing.T) {
 				ok = timelineHandlers[op.Name] != nil
 			case messages.OwnerRouter:
 				ok = slices.Contains(routerOps, op.Name)
+			case messages.OwnerWebview:
+				ok = webviewHandlers[op.Name] != nil
 			}
 			if !ok {
 				t.Errorf("write op %s has no %s handler", op.Name, op.Owner)

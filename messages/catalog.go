@@ -14,6 +14,8 @@ const (
 	OwnerAxState  Owner = "ax-state"
 	OwnerGates    Owner = "gates"
 	OwnerTimeline Owner = "timeline"
+	// OwnerWebview is the canvas's headless browser session.
+	OwnerWebview Owner = "webview"
 	// OwnerRouter marks composite operations (interaction, activity ingest,
 	// policy-checked commands) that the invoker orchestrates across owners.
 	OwnerRouter Owner = "router"
@@ -77,7 +79,15 @@ func input[T any]() func() any { return func() any { return new(T) } }
 
 // Catalog is every operation the server knows, in HTTP registration order
 // (order matters where paths overlap, e.g. snapshots/gc before snapshots/:id).
-var Catalog = append(append([]*Op(nil), canvasOps...), axOps...)
+var Catalog = concatOps(canvasOps, axOps, webviewOps)
+
+func concatOps(lists ...[]*Op) []*Op {
+	var out []*Op
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
 
 // canvasOps are the layout operations.
 var canvasOps = []*Op{

@@ -34,6 +34,10 @@ const (
 	CodeApprovalRequired    Code = "approval-required"
 	CodeToolExcluded        Code = "tool-excluded"
 	CodeToolNotAllowed      Code = "tool-not-allowed"
+	CodeWebviewInactive     Code = "webview-inactive"
+	CodeWebviewFailed       Code = "webview-failed"
+	CodeWebviewStartFailed  Code = "webview-start-failed"
+	CodeWebviewUnsupported  Code = "webview-unsupported"
 )
 
 // ErrorSpec documents one catalogue entry.
@@ -67,6 +71,10 @@ var ErrorCatalog = []ErrorSpec{
 	{CodeApprovalRequired, http.StatusForbidden, "The AX policy requires approval for this command or interaction; approvalGate is the gate to resolve, after which the same call succeeds once."},
 	{CodeToolExcluded, http.StatusForbidden, "The AX policy excludes this command or interaction type (tools.excluded)."},
 	{CodeToolNotAllowed, http.StatusForbidden, "The AX policy has an allow-list (tools.allowed) that does not name this command or interaction type."},
+	{CodeWebviewInactive, http.StatusBadRequest, "No automation webview session is running; start one first. The body carries the webview status."},
+	{CodeWebviewFailed, http.StatusBadRequest, "An evaluate, resize or screenshot step failed: a page script threw, or the step timed out. The body carries the webview status."},
+	{CodeWebviewStartFailed, http.StatusInternalServerError, "The browser could not start or load the workbench; lastError in the webview status says why."},
+	{CodeWebviewUnsupported, http.StatusNotImplemented, "No browser is installed for the automation webview (install chromium or pass chromePath)."},
 }
 
 // Error is the one error type every operation returns. Surfaces render it as

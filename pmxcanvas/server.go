@@ -11,9 +11,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pmxcanvas/pmx-canvas/actors"
+	"github.com/pmxcanvas/pmx-canvas/automation"
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/persistence"
@@ -53,6 +55,16 @@ type Options struct {
 	MaxBatch int
 	// SyncHook injects fsync faults (tests).
 	SyncHook func() error
+
+	// Webview, when set, starts the main canvas's automation webview (a
+	// headless browser showing the workbench) once the server listens; a
+	// failure to start it fails Start. The reference's
+	// start({automationWebView}).
+	Webview *messages.WebviewStartInput
+	// WebviewTimeout bounds each webview step (0: 5s).
+	WebviewTimeout time.Duration
+	// WebviewEngine replaces the Chromium engine (tests).
+	WebviewEngine automation.Engine
 }
 
 // Server is a running pmx-canvas.
@@ -104,6 +116,10 @@ func Start(opts Options) (*Server, error) {
 	sys, err := actors.Start(actors.Config{
 		Store: store, Logger: opts.Logger, Env: opts.Env,
 		SeedDockedWidgets: opts.SeedDockedWidgets, MaxBatch: opts.MaxBatch,
+		Webview: actors.WebviewConfig{
+			Engine: opts.WebviewEngine, WorkbenchURL: workbenchURL(ln, host), Token: opts.Token,
+			Workspace: ws, StepTimeout: opts.WebviewTimeout,
+		},
 	})
 	if err != nil {
 		_ = store.Close()
@@ -123,7 +139,39 @@ func Start(opts Options) (*Server, error) {
 		s.served = make(chan error, 1)
 		go func() { s.served <- s.http.Serve(ln) }()
 	}
+	if opts.Webview != nil {
+		if err := s.startWebview(opts.Webview); err != nil {
+			_ = s.Close(context.Background())
+			return nil, err
+		}
+	}
 	return s, nil
+}
+
+// startWebview starts the main canvas's automation webview.
+func (s *Server) startWebview(in *messages.WebviewStartInput) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	_, err := s.system.Invoke(ctx, &messages.Envelope{Op: "webview.start", Source: "sdk", Args: in})
+	if err != nil {
+		return fmt.Errorf("automation webview: %w", err)
+	}
+	return nil
+}
+
+// workbenchURL is the loopback address of the workbench page the
+// automation webview loads ("" without HTTP). A wildcard bind is reached
+// on 127.0.0.1, as the reference does.
+func workbenchURL(ln net.Listener, host string) string {
+	if ln == nil {
+		return ""
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	h := strings.Trim(host, "[]")
+	if httpapi.IsLoopback(h) || net.ParseIP(h) != nil && net.ParseIP(h).IsUnspecified() {
+		h = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(h, strconv.Itoa(port)) + "/workbench"
 }
 
 // Addr returns the HTTP listen address, or nil without HTTP.

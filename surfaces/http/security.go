@@ -22,7 +22,9 @@ import (
 //     must come from such an origin (CSRF guard).
 func (s *Server) guard(c *fiber.Ctx) error {
 	if s.opts.Token != "" {
-		if !s.tokenOK(c) {
+		// The workbench shell (HTML, CSS, JS) holds no canvas data; the
+		// page passes the token on to the event stream it opens.
+		if !s.tokenOK(c) && !isWorkbenchShell(c) {
 			c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="pmx-canvas"`)
 			return writeError(c, messages.Make(messages.CodeUnauthorized, "missing or wrong bearer token"))
 		}
@@ -41,6 +43,14 @@ func (s *Server) guard(c *fiber.Ctx) error {
 		}
 	}
 	return c.Next()
+}
+
+func isWorkbenchShell(c *fiber.Ctx) bool {
+	if c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead {
+		return false
+	}
+	p := c.Path()
+	return p == "/" || p == "/workbench" || strings.HasPrefix(p, "/workbench/")
 }
 
 func (s *Server) tokenOK(c *fiber.Ctx) bool {

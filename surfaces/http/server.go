@@ -121,6 +121,9 @@ func (s *Server) routes() {
 	s.app.Use(s.guard)
 	s.app.All("/health", s.health)
 	s.app.Get("/api/workbench/events", s.events)
+	s.app.Get("/", s.workbenchPage)
+	s.app.Get("/workbench", s.workbenchPage)
+	s.app.Get("/workbench/:file", s.workbenchAsset)
 	for _, op := range messages.Catalog {
 		for _, r := range op.HTTP {
 			s.app.Add(r.Method, r.Path, s.operation(op))
@@ -205,6 +208,11 @@ func (s *Server) operation(op *messages.Op) fiber.Handler {
 			return writeError(c, messages.AsError(ierr))
 		}
 		c.Set("X-PMX-Revision", strconv.FormatUint(reply.Revision, 10))
+		if blob, ok := reply.Body.(*messages.Blob); ok {
+			c.Set(fiber.HeaderContentType, blob.ContentType)
+			c.Set(fiber.HeaderCacheControl, "no-store")
+			return c.Status(reply.StatusCode()).Send(blob.Data)
+		}
 		return writeJSON(c, reply.StatusCode(), reply.Body)
 	}
 }

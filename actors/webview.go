@@ -1,0 +1,415 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/pmxcanvas/pmx-canvas/automation"
+	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
+	"github.com/pmxcanvas/pmx-canvas/messages"
+)
+
+// webviewLaunchBudget is what a start allows the browser process to come
+// up, on top of the step timeout that bounds loading the workbench.
+const webviewLaunchBudget = 20 * time.Second
+
+// webviewCore is the Webview actor's state (kept in the canvas handle, so a
+// restarted actor still owns the browser it started).
+type webviewCore struct {
+	session automation.Session
+	status  messages.WebviewStatus
+}
+
+// webviewActor owns a canvas's headless browser session. Its mailbox is
+// the FIFO queue the reference kept as a promise chain: start, stop,
+// evaluate, resize and screenshot run one at a time, and a failed step does
+// not block the next. The status read uses the published view instead.
+type webviewActor struct {
+	ref *canvasRef
+}
+
+func (a *webviewActor) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *invokeRequest:
+		h, ok := webviewHandlers[m.op.Name]
+		if !ok {
+			ctx.Respond(&invokeResult{err: messages.Internal("no webview handler for %s", m.op.Name)})
+			return
+		}
+		body, err := runPure(ctx, a.ref, "webview", m.env, func() (any, *messages.Error) {
+			return h(a.ref, m.env)
+		})
+		a.publish()
+		if err != nil {
+			ctx.Respond(&invokeResult{err: err})
+			return
+		}
+		ctx.Respond(&invokeResult{reply: &messages.Reply{Body: body, Revision: a.ref.view.Load().Revision}})
+	case *actor.Stopping:
+		// Server shutdown closes the browser with the canvas.
+		core := a.ref.webview
+		if core.session != nil {
+			_ = core.session.Close()
+			core.session = nil
+		}
+	}
+}
+
+// publish makes the status visible to webview.status reads.
+func (a *webviewActor) publish() {
+	st := a.ref.webview.status
+	a.ref.webviewView.Store(&st)
+}
+
+type webviewHandler func(ref *canvasRef, env *messages.Envelope) (any, *messages.Error)
+
+var webviewHandlers = map[string]webviewHandler{
+	"webview.start":      webviewStart,
+	"webview.stop":       webviewStop,
+	"webview.evaluate":   webviewEvaluate,
+	"webview.resize":     webviewResize,
+	"webview.screenshot": webviewScreenshot,
+}
+
+func init() {
+	readHandlers["webview.status"] = webviewStatusRead
+}
+
+// webviewStatusRead answers from the published status; supported is
+// checked at read time, so installing a browser shows up without a
+// restart.
+func webviewStatusRead(_ *canvas.State, _ *messages.Envelope, ref *canvasRef) (any, *messages.Error) {
+	return ref.webviewStatus(), nil
+}
+
+func (r *canvasRef) webviewStatus() messages.WebviewStatus {
+	st := *r.webviewView.Load()
+	st.Supported = r.sys.webviewEngine().Supported()
+	return st
+}
+
+// WebviewConfig configures the canvases' automation webviews.
+type WebviewConfig struct {
+	// Engine starts browser sessions; nil means Chromium through go-rod.
+	Engine automation.Engine
+	// WorkbenchURL is the workbench page the browser loads, e.g.
+	// "http://127.0.0.1:4313/workbench". Empty (no HTTP server) makes a
+	// start fail with 503, as in the reference.
+	WorkbenchURL string
+	// Token is the server's bearer token, passed to the page so its API
+	// calls are authorised. It never appears in the status.
+	Token string
+	// Workspace confines dataStoreDir.
+	Workspace string
+	// StepTimeout bounds loading the page on start and each evaluate,
+	// resize and screenshot. 0 means 5s (PMX_CANVAS_WEBVIEW_TIMEOUT_MS).
+	StepTimeout time.Duration
+}
+
+func (c WebviewConfig) stepTimeout() time.Duration {
+	if c.StepTimeout <= 0 {
+		return 5 * time.Second
+	}
+	return c.StepTimeout
+}
+
+func (s *System) webviewEngine() automation.Engine {
+	if s.cfg.Webview.Engine == nil {
+		return defaultEngine
+	}
+	return s.cfg.Webview.Engine
+}
+
+var defaultEngine = &automation.Chromium{}
+
+func newWebviewCore() *webviewCore {
+	return &webviewCore{status: messages.WebviewStatus{HeadlessOnly: true}}
+}
+
+// webviewError attaches the current status, as every webview failure body
+// of the reference does.
+func webviewError(ref *canvasRef, code messages.Code, msg string) *messages.Error {
+	st := ref.webview.status
+	st.Supported = ref.sys.webviewEngine().Supported()
+	return messages.Make(code, "%s", msg).With("webview", st)
+}
+
+func webviewStart(ref *canvasRef, env *messages.Envelope) (any, *messages.Error) {
+	in := env.Args.(*messages.WebviewStartInput)
+	cfg := ref.sys.cfg.Webview
+	opts, err := webviewOptions(in, cfg.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.WorkbenchURL == "" {
+		return nil, messages.Unavailable("Canvas server is not running.")
+	}
+	core := ref.webview
+	engine := ref.sys.webviewEngine()
+	if opts.ChromePath == "" && !engine.Supported() {
+		msg := automation.ErrNoBrowser.Error()
+		core.status.LastError = &msg
+		return nil, webviewError(ref, messages.CodeWebviewUnsupported, msg)
+	}
+	// Start means start or replace: the previous session goes first.
+	closeWebview(ref)
+	shown, navigate := ref.workbenchURLs()
+	timeout := cfg.stepTimeout()
+	ctx, cancel := context.WithTimeout(context.Background(), webviewLaunchBudget+timeout)
+	defer cancel()
+	session, serr := engine.Start(ctx, navigate, opts)
+	if serr != nil {
+		msg := serr.Error()
+		if errors.Is(serr, context.DeadlineExceeded) {
+			msg = (&automation.TimeoutError{After: int(timeout.Milliseconds()), Action: "starting the workbench automation webview"}).Error()
+		}
+		core.status.LastError = &msg
+		return nil, webviewError(ref, messages.CodeWebviewStartFailed, msg)
+	}
+	core.session = session
+	backend := automation.BackendChrome
+	started := ref.sys.cfg.Env.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+	core.status = messages.WebviewStatus{
+		Active: true, HeadlessOnly: true, URL: &shown, Backend: &backend,
+		Width: &opts.Width, Height: &opts.Height, StartedAt: &started,
+	}
+	if opts.DataStoreDir != "" {
+		dir := opts.DataStoreDir
+		core.status.DataStoreDir = &dir
+	}
+	return map[string]any{"ok": true, "webview": ref.webviewStatusNow()}, nil
+}
+
+// webviewStatusNow is the status as the actor holds it, with supported
+// filled in (the published view lags until the handler returns).
+func (r *canvasRef) webviewStatusNow() messages.WebviewStatus {
+	st := r.webview.status
+	st.Supported = r.sys.webviewEngine().Supported()
+	return st
+}
+
+// closeWebview ends the session, if any, and resets the session fields;
+// lastError is kept (and set if closing failed). It reports whether there
+// was a session.
+func closeWebview(ref *canvasRef) bool {
+	core := ref.webview
+	if core.session == nil {
+		return false
+	}
+	err := core.session.Close()
+	core.session = nil
+	last := core.status.LastError
+	if err != nil {
+		msg := err.Error()
+		last = &msg
+	}
+	core.status = messages.WebviewStatus{HeadlessOnly: true, LastError: last}
+	return true
+}
+
+func webviewStop(ref *canvasRef, _ *messages.Envelope) (any, *messages.Error) {
+	stopped := closeWebview(ref)
+	return map[string]any{"ok": true, "stopped": stopped, "webview": ref.webviewStatusNow()}, nil
+}
+
+// inactive is the error of a step that needs a session when there is none.
+func inactive(ref *canvasRef) *messages.Error {
+	return webviewError(ref, messages.CodeWebviewInactive,
+		"Canvas automation webview is not active. Start it before issuing automation commands.")
+}
+
+// step runs one browser step under the step timeout.
+func step[T any](ref *canvasRef, action string, f func(ctx context.Context, s automation.Session) (T, error)) (T, *messages.Error) {
+	var zero T
+	core := ref.webview
+	if core.session == nil {
+		return zero, inactive(ref)
+	}
+	timeout := ref.sys.cfg.Webview.stepTimeout()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	out, err := f(ctx, core.session)
+	if err == nil {
+		return out, nil
+	}
+	msg := err.Error()
+	if errors.Is(err, context.DeadlineExceeded) {
+		msg = (&automation.TimeoutError{After: int(timeout.Milliseconds()), Action: action}).Error()
+	}
+	return zero, webviewError(ref, messages.CodeWebviewFailed, msg)
+}
+
+// evaluateExactlyOne is the reference's message for a wrong evaluate input.
+const evaluateExactlyOne = `Pass exactly one of "expression" (single JS expression) or "script" (multi-statement body, wrapped in an async IIFE).`
+
+func webviewEvaluate(ref *canvasRef, env *messages.Envelope) (any, *messages.Error) {
+	in := env.Args.(*messages.WebviewEvaluateInput)
+	expr, script := trimmed(in.Expression), trimmed(in.Script)
+	if (expr == "") == (script == "") {
+		return nil, messages.BadRequest(evaluateExactlyOne)
+	}
+	source := automation.ExpressionSource(expr)
+	if script != "" {
+		source = automation.ScriptExpression(script)
+	}
+	type result struct {
+		value   []byte
+		defined bool
+	}
+	res, err := step(ref, "evaluating JavaScript in the workbench automation webview",
+		func(ctx context.Context, s automation.Session) (result, error) {
+			v, defined, err := s.Evaluate(ctx, source)
+			return result{v, defined}, err
+		})
+	if err != nil {
+		return nil, err
+	}
+	body := map[string]any{"ok": true}
+	if res.defined {
+		body["value"] = json.RawMessage(res.value)
+	}
+	return body, nil
+}
+
+func webviewResize(ref *canvasRef, env *messages.Envelope) (any, *messages.Error) {
+	in := env.Args.(*messages.WebviewResizeInput)
+	if !positive(in.Width) || !positive(in.Height) {
+		return nil, messages.InvalidInput("Missing required positive numeric fields: width, height.")
+	}
+	w, h := int(math.Floor(*in.Width)), int(math.Floor(*in.Height))
+	if w < 1 || h < 1 {
+		return nil, messages.InvalidInput("width and height must be at least 1 pixel")
+	}
+	_, err := step(ref, "resizing the workbench automation webview",
+		func(ctx context.Context, s automation.Session) (struct{}, error) {
+			return struct{}{}, s.Resize(ctx, w, h)
+		})
+	if err != nil {
+		return nil, err
+	}
+	core := ref.webview
+	core.status.Width, core.status.Height = &w, &h
+	return map[string]any{"ok": true, "webview": ref.webviewStatusNow()}, nil
+}
+
+func webviewScreenshot(ref *canvasRef, env *messages.Envelope) (any, *messages.Error) {
+	in := env.Args.(*messages.WebviewScreenshotInput)
+	format := "png"
+	if in.Format != nil && *in.Format != "" {
+		format = strings.ToLower(strings.TrimSpace(*in.Format))
+	}
+	mime, ok := automation.Formats[format]
+	if !ok {
+		return nil, messages.InvalidInput("invalid input for webview.screenshot: field \"format\" must be png, jpeg or webp, got %q", *in.Format).With("field", "format")
+	}
+	var quality *int
+	if in.Quality != nil {
+		q := *in.Quality
+		if math.IsNaN(q) || q < 0 || q > 100 {
+			return nil, messages.InvalidInput("invalid input for webview.screenshot: field \"quality\" must be between 0 and 100").With("field", "quality")
+		}
+		qi := int(math.Round(q))
+		quality = &qi
+	}
+	data, err := step(ref, "capturing a screenshot from the workbench automation webview",
+		func(ctx context.Context, s automation.Session) ([]byte, error) {
+			return s.Screenshot(ctx, format, quality)
+		})
+	if err != nil {
+		return nil, err
+	}
+	st := ref.webview.status
+	return &messages.Blob{ContentType: mime, Data: data, Meta: map[string]any{
+		"bytes": len(data), "backend": st.Backend, "width": st.Width, "height": st.Height, "mimeType": mime,
+	}}, nil
+}
+
+// webviewOptions normalises start options as the reference does, except
+// that wrong input is refused by name instead of silently replaced.
+func webviewOptions(in *messages.WebviewStartInput, workspace string) (automation.Options, *messages.Error) {
+	opts := automation.Options{Width: automation.DefaultWidth, Height: automation.DefaultHeight}
+	if b := trimmed(in.Backend); b != "" && b != automation.BackendChrome {
+		msg := `invalid input for webview.start: field "backend" must be "chrome"`
+		if b == "webkit" {
+			msg = `invalid input for webview.start: field "backend": the webkit backend is not available (it needs Bun on macOS); this server drives Chromium, use "chrome"`
+		}
+		return opts, messages.InvalidInput("%s", msg).With("field", "backend")
+	}
+	if positive(in.Width) && *in.Width >= 1 {
+		opts.Width = int(math.Floor(*in.Width))
+	}
+	if positive(in.Height) && *in.Height >= 1 {
+		opts.Height = int(math.Floor(*in.Height))
+	}
+	opts.ChromePath = trimmed(in.ChromePath)
+	for _, a := range in.ChromeArgv {
+		if a = strings.TrimSpace(a); a != "" {
+			opts.ChromeArgv = append(opts.ChromeArgv, a)
+		}
+	}
+	if dir := trimmed(in.DataStoreDir); dir != "" {
+		abs, ok := insideWorkspace(workspace, dir)
+		if !ok {
+			return opts, messages.InvalidInput("Path %q resolves outside workspace.", dir).With("field", "dataStoreDir")
+		}
+		opts.DataStoreDir = abs
+	}
+	return opts, nil
+}
+
+// insideWorkspace resolves p against the workspace and reports whether it
+// stays inside it.
+func insideWorkspace(workspace, p string) (string, bool) {
+	if workspace == "" {
+		return "", false
+	}
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(workspace, p)
+	}
+	abs = filepath.Clean(abs)
+	rel, err := filepath.Rel(workspace, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return abs, true
+}
+
+// workbenchURLs returns the URL the status shows and the one the browser
+// loads (which carries the server token, if any).
+func (r *canvasRef) workbenchURLs() (shown, navigate string) {
+	cfg := r.sys.cfg.Webview
+	shown = cfg.WorkbenchURL
+	q := url.Values{}
+	if r.id != messages.DefaultCanvas {
+		q.Set("canvas", r.id)
+		shown += "?" + q.Encode()
+	}
+	if cfg.Token != "" {
+		q.Set("token", cfg.Token)
+	}
+	navigate = cfg.WorkbenchURL
+	if len(q) > 0 {
+		navigate += "?" + q.Encode()
+	}
+	return shown, navigate
+}
+
+func trimmed(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return strings.TrimSpace(*s)
+}
+
+func positive(f *float64) bool {
+	return f != nil && !math.IsNaN(*f) && !math.IsInf(*f, 0) && *f > 0
+}

@@ -1,0 +1,66 @@
+package messages
+
+// WebviewStartInput is the input of webview.start.
+type WebviewStartInput struct {
+	// Backend is "chrome" (the default and the only one this build
+	// drives).
+	Backend *string `json:"backend"`
+	// Width and Height are the viewport; missing or not positive means
+	// 1280 × 800.
+	Width  *float64 `json:"width"`
+	Height *float64 `json:"height"`
+	// ChromePath is the browser binary; empty means the one found on PATH.
+	ChromePath *string `json:"chromePath"`
+	// ChromeArgv are extra browser switches, e.g. ["--disable-gpu"].
+	ChromeArgv []string `json:"chromeArgv"`
+	// DataStoreDir is a browser profile directory inside the workspace;
+	// empty means a temporary profile.
+	DataStoreDir *string `json:"dataStoreDir"`
+}
+
+// WebviewEvaluateInput is the input of webview.evaluate: exactly one of the
+// two fields.
+type WebviewEvaluateInput struct {
+	Expression *string `json:"expression"`
+	Script     *string `json:"script"`
+}
+
+// WebviewResizeInput is the input of webview.resize.
+type WebviewResizeInput struct {
+	Width  *float64 `json:"width"`
+	Height *float64 `json:"height"`
+}
+
+// WebviewScreenshotInput is the input of webview.screenshot.
+type WebviewScreenshotInput struct {
+	// Format is png (default), jpeg or webp.
+	Format *string `json:"format"`
+	// Quality (0–100) applies to jpeg and webp.
+	Quality *float64 `json:"quality"`
+}
+
+// WebviewStatus is the automation webview status every surface returns.
+// Session fields are null while no session is active; LastError survives a
+// stop and clears on a successful start.
+type WebviewStatus struct {
+	Supported    bool    `json:"supported"`
+	Active       bool    `json:"active"`
+	HeadlessOnly bool    `json:"headlessOnly"`
+	URL          *string `json:"url"`
+	Backend      *string `json:"backend"`
+	Width        *int    `json:"width"`
+	Height       *int    `json:"height"`
+	DataStoreDir *string `json:"dataStoreDir"`
+	StartedAt    *string `json:"startedAt"`
+	LastError    *string `json:"lastError"`
+}
+
+// Blob is a binary reply body (a screenshot). Surfaces send Data as it is
+// with ContentType instead of rendering JSON.
+type Blob struct {
+	ContentType string
+	Data        []byte
+	// Meta describes the bytes for surfaces that wrap them (MCP's text
+	// part: bytes, backend, width, height, mimeType).
+	Meta map[string]any
+}
