@@ -326,10 +326,7 @@ func webviewScreenshot(ref *canvasRef, env *messages.Envelope) (any, *messages.E
 	if err != nil {
 		return nil, err
 	}
-	st := ref.webview.status
-	return &messages.Blob{ContentType: mime, Data: data, Meta: map[string]any{
-		"bytes": len(data), "backend": st.Backend, "width": st.Width, "height": st.Height, "mimeType": mime,
-	}}, nil
+	return &messages.Blob{ContentType: mime, Data: data}, nil
 }
 
 // webviewOptions normalises start options as the reference does, except

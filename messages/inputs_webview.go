@@ -60,7 +60,4 @@ type WebviewStatus struct {
 type Blob struct {
 	ContentType string
 	Data        []byte
-	// Meta describes the bytes for surfaces that wrap them (MCP's text
-	// part: bytes, backend, width, height, mimeType).
-	Meta map[string]any
 }

@@ -61,7 +61,8 @@ type Options struct {
 	// failure to start it fails Start. The reference's
 	// start({automationWebView}).
 	Webview *messages.WebviewStartInput
-	// WebviewTimeout bounds each webview step (0: 5s).
+	// WebviewTimeout bounds each webview step (0: the positive integer
+	// milliseconds in PMX_CANVAS_WEBVIEW_TIMEOUT_MS, else 5s).
 	WebviewTimeout time.Duration
 	// WebviewEngine replaces the Chromium engine (tests).
 	WebviewEngine automation.Engine
@@ -118,7 +119,7 @@ func Start(opts Options) (*Server, error) {
 		SeedDockedWidgets: opts.SeedDockedWidgets, MaxBatch: opts.MaxBatch,
 		Webview: actors.WebviewConfig{
 			Engine: opts.WebviewEngine, WorkbenchURL: workbenchURL(ln, host), Token: opts.Token,
-			Workspace: ws, StepTimeout: opts.WebviewTimeout,
+			Workspace: ws, StepTimeout: webviewTimeout(opts.WebviewTimeout),
 		},
 	})
 	if err != nil {
@@ -146,6 +147,18 @@ func Start(opts Options) (*Server, error) {
 		}
 	}
 	return s, nil
+}
+
+// webviewTimeout resolves the webview step timeout: the option, then
+// PMX_CANVAS_WEBVIEW_TIMEOUT_MS (positive integers only), then the default.
+func webviewTimeout(opt time.Duration) time.Duration {
+	if opt > 0 {
+		return opt
+	}
+	if ms, err := strconv.Atoi(os.Getenv("PMX_CANVAS_WEBVIEW_TIMEOUT_MS")); err == nil && ms > 0 {
+		return time.Duration(ms) * time.Millisecond
+	}
+	return 0
 }
 
 // startWebview starts the main canvas's automation webview.

@@ -76,10 +76,14 @@ var paritySteps = []struct{ tool, args string }{
 	{"canvas_await_mode", `{"id":"mode-nope","timeoutMs":0}`},
 	{"canvas_batch", `{"operations":[{"op":"node.add","assign":"n","args":{"type":"markdown","title":"B1"}},{"op":"edge.add","args":{"from":"$n","to":"$node1","type":"flow"}}]}`},
 	{"canvas_webview_status", `{}`},
-	{"canvas_webview_start", `{}`},
-	{"canvas_webview_stop", `{}`},
-	{"canvas_resize", `{"width":800,"height":600}`},
 	{"canvas_evaluate", `{"expression":"1+1"}`},
+	{"canvas_webview_start", `{"width":800,"height":600}`},
+	{"canvas_evaluate", `{"expression":"document.title"}`},
+	{"canvas_evaluate", `{"script":"const r = await Promise.resolve(21); return {r: r * 2, w: innerWidth}"}`},
+	{"canvas_evaluate", `{"expression":"throw new Error('boom')"}`},
+	{"canvas_resize", `{"width":640,"height":480}`},
+	{"canvas_screenshot", `{"format":"jpeg","quality":60}`},
+	{"canvas_webview_stop", `{}`},
 	{"canvas_open_mcp_app", `{"toolName":"t","transport":{"type":"http","url":"http://127.0.0.1:1"}}`},
 	{"canvas_add_diagram", `{"elements":[]}`},
 	{"canvas_build_web_artifact", `{"title":"A","appTsx":"x"}`},
@@ -124,8 +128,9 @@ var paritySteps = []struct{ tool, args string }{
 	{"canvas_app", `{"action":"open-mcp-app","toolName":"t"}`},
 	{"canvas_app", `{"action":"build-artifact","title":"A","appTsx":"x"}`},
 	{"canvas_webview", `{"action":"start"}`},
-	{"canvas_webview", `{"action":"stop"}`},
 	{"canvas_webview", `{"action":"resize","width":10,"height":10}`},
+	{"canvas_webview", `{"action":"evaluate","expression":"1"}`},
+	{"canvas_webview", `{"action":"stop"}`},
 	{"canvas_webview", `{"action":"evaluate","expression":"1"}`},
 	{"canvas_ax_state", `{"action":"set-focus","nodeIds":["$node2"]}`},
 	{"canvas_ax_state", `{"action":"set-policy","prompt":{"mode":"concise"}}`},
@@ -155,6 +160,10 @@ var (
 	parityTimestamp = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z`)
 	parityClock     = regexp.MustCompile(`\[\d\d:\d\d:\d\d\]`)
 	paritySession   = regexp.MustCompile(`pmx-[a-z0-9]{6,}`)
+	// Each side has its own server port, and its screenshot its own bytes
+	// (the page shows the session id).
+	parityPort  = regexp.MustCompile(`127\.0\.0\.1:\d+`)
+	parityBytes = regexp.MustCompile(`"bytes": \d+`)
 )
 
 // paritySession remembers one session's ids by order of appearance.
@@ -183,6 +192,8 @@ func (p *parityIDs) normalize(text string) string {
 	})
 	text = parityTimestamp.ReplaceAllString(text, "<time>")
 	text = parityClock.ReplaceAllString(text, "[hh:mm:ss]")
+	text = parityPort.ReplaceAllString(text, "127.0.0.1:<port>")
+	text = parityBytes.ReplaceAllString(text, `"bytes": <n>`)
 	return paritySession.ReplaceAllString(text, "<session>")
 }
 

@@ -57,6 +57,7 @@ func addAgentCommands(root *cobra.Command, s *ioStreams) {
 		newImportCommand(s),
 		newAxCommand(s),
 	}
+	groups = append(groups, webviewCommands(s)...)
 	groups = append(groups, laterCommands(s)...)
 	for _, g := range groups {
 		addClientFlags(g)

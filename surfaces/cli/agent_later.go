@@ -2,9 +2,8 @@ package cli
 
 // Commands whose server operations arrive with later work: structured
 // content (json-render, charts, the schema document, spec validation), HTML
-// primitives, apps (web artifacts, external apps, diagrams), the automation
-// webview and screenshots, code-graph analysis, and the bundled Copilot
-// extension. Each keeps the reference's flags and help and fails with
+// primitives, apps (web artifacts, external apps, diagrams), code-graph
+// analysis, and the bundled Copilot extension. Each keeps the reference's flags and help and fails with
 // {"error":"<command>: not available yet","hint":...} and exit 1, without
 // contacting the server. When an operation lands, give its command a RunE
 // that invokes it.
@@ -20,7 +19,6 @@ const (
 	laterRichContent = "rich content (json-render, charts, the schema document)"
 	laterPrimitives  = "HTML primitives"
 	laterApps        = "apps (web artifacts, external apps, diagrams)"
-	laterWebview     = "webview automation"
 	laterCodeGraph   = "code-graph analysis"
 	laterCopilot     = "the bundled Copilot extension"
 )
@@ -54,8 +52,7 @@ func later(use, short, example, capability string) *cobra.Command {
 func laterCommands(_ *ioStreams) []*cobra.Command {
 	return []*cobra.Command{
 		newJSONRenderCommand(), newGraphCommand(), newHTMLCommand(), newWebArtifactCommand(),
-		newExternalAppCommand(), newDiagramCommand(), newWebviewCommand(), newScreenshotCommand(),
-		newCodeGraphCommand(), newCopilotCommand(),
+		newExternalAppCommand(), newDiagramCommand(), newCodeGraphCommand(), newCopilotCommand(),
 	}
 }
 
@@ -169,51 +166,6 @@ func newDiagramCommand() *cobra.Command {
 		examples(`pmx-canvas diagram add --title "Architecture"`, `pmx-canvas external-app add --kind excalidraw --title "Diagram"`), laterApps)
 	addExternalAppFlags(add)
 	return newGroup("diagram", "Diagrams", examples(`pmx-canvas diagram add --title "Architecture"`), add)
-}
-
-func addScreenshotFlags(cmd *cobra.Command) {
-	cmd.Flags().String("output", "", "file to write the image to (required)")
-	cmd.Flags().String("format", "", "png, jpeg or webp")
-	addNum(cmd, "quality", "jpeg/webp quality", "Use a numeric quality, e.g. --quality 80")
-}
-
-func newWebviewCommand() *cobra.Command {
-	status := later("status", "Show the automation webview status", examples("pmx-canvas webview status"), laterWebview)
-	start := later("start", "Start or replace the automation webview session",
-		examples("pmx-canvas webview start", "pmx-canvas webview start --backend chrome --width 1440 --height 900",
-			"pmx-canvas webview start --chrome-argv=--no-sandbox,--disable-gpu"), laterWebview)
-	sf := start.Flags()
-	sf.String("backend", "", "chrome or webkit")
-	addCount(start, "width", "viewport width", "Use a positive integer width, e.g. --width 1440")
-	addCount(start, "height", "viewport height", "Use a positive integer height, e.g. --height 900")
-	sf.String("chrome-path", "", "browser executable")
-	sf.String("chrome-argv", "", "extra browser arguments, comma-separated")
-	sf.String("data-dir", "", "persistent browser profile directory")
-	stop := later("stop", "Stop the automation webview session", examples("pmx-canvas webview stop"), laterWebview)
-	evaluate := later("evaluate", "Evaluate JavaScript in the automation webview",
-		examples(`pmx-canvas webview evaluate --expression "document.title"`,
-			`pmx-canvas webview evaluate --script "const t = document.title; return t.toUpperCase()"`,
-			"pmx-canvas webview evaluate --file ./probe.js"), laterWebview)
-	evaluate.Flags().String("expression", "", "an expression")
-	evaluate.Flags().String("script", "", "a function body (may return)")
-	evaluate.Flags().String("file", "", "a file holding a function body")
-	resize := later("resize", "Resize the automation webview viewport",
-		examples("pmx-canvas webview resize --width 1280 --height 800"), laterWebview)
-	addCount(resize, "width", "viewport width", "Use: pmx-canvas webview resize --width 1280 --height 800")
-	addCount(resize, "height", "viewport height", "Use: pmx-canvas webview resize --width 1280 --height 800")
-	shot := later("screenshot", "Save a screenshot of the automation webview",
-		examples("pmx-canvas webview screenshot --output ./canvas.png",
-			"pmx-canvas webview screenshot --output ./canvas.webp --format webp --quality 80"), laterWebview)
-	addScreenshotFlags(shot)
-	return newGroup("webview", "Headless automation webview", examples("pmx-canvas webview status", "pmx-canvas webview start --width 1440 --height 900"),
-		status, start, stop, evaluate, resize, shot)
-}
-
-func newScreenshotCommand() *cobra.Command {
-	cmd := later("screenshot", "Save a screenshot of the automation webview (alias of webview screenshot)",
-		examples("pmx-canvas screenshot --output ./canvas.png"), laterWebview)
-	addScreenshotFlags(cmd)
-	return cmd
 }
 
 func newCodeGraphCommand() *cobra.Command {

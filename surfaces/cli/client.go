@@ -99,16 +99,27 @@ func remoteClient(cmd *cobra.Command) (*remote.Client, error) {
 // reply body (the HTTP route's JSON). A connection failure says how to start
 // the server; an operation error keeps its message and code.
 func invoke(cmd *cobra.Command, op string, input map[string]any) (json.RawMessage, *messages.Reply, error) {
-	c, err := remoteClient(cmd)
+	reply, err := invokeReply(cmd, op, input)
 	if err != nil {
 		return nil, nil, err
+	}
+	body, _ := reply.Body.(json.RawMessage)
+	return body, reply, nil
+}
+
+// invokeReply is invoke's reply as it is: JSON, or a *messages.Blob for a
+// binary route (a screenshot).
+func invokeReply(cmd *cobra.Command, op string, input map[string]any) (*messages.Reply, error) {
+	c, err := remoteClient(cmd)
+	if err != nil {
+		return nil, err
 	}
 	if input == nil {
 		input = map[string]any{}
 	}
 	raw, err := json.Marshal(input)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	ctx := cmd.Context()
 	if ctx == nil {
@@ -118,13 +129,12 @@ func invoke(cmd *cobra.Command, op string, input map[string]any) (json.RawMessag
 	if err != nil {
 		var e *messages.Error
 		if errors.As(err, &e) && e.Code == messages.CodeUnavailable && strings.HasPrefix(e.Message, "pmx-canvas server at") {
-			return nil, nil, &cliError{Msg: fmt.Sprintf("Cannot connect to pmx-canvas at %s: %s", c.Base, strings.TrimPrefix(e.Message, "pmx-canvas server at "+c.Base+": ")),
+			return nil, &cliError{Msg: fmt.Sprintf("Cannot connect to pmx-canvas at %s: %s", c.Base, strings.TrimPrefix(e.Message, "pmx-canvas server at "+c.Base+": ")),
 				Hint: "Start the server first: pmx-canvas serve --daemon (or pmx-canvas serve in another terminal)"}
 		}
-		return nil, nil, err
+		return nil, err
 	}
-	body, _ := reply.Body.(json.RawMessage)
-	return body, reply, nil
+	return reply, nil
 }
 
 // output prints v as the command's one JSON document (2-space indent).

@@ -39,6 +39,15 @@ type serveOptions struct {
 
 	theme string
 
+	// The automation webview at start (--webview-*).
+	webview        bool
+	webviewBackend string
+	webviewWidth   int
+	webviewHeight  int
+	webviewChrome  string
+	webviewArgv    string
+	webviewDataDir string
+
 	// Daemon mode (daemon.go).
 	daemon  bool
 	logFile string
@@ -66,6 +75,13 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	_ = f.MarkHidden("cpuprofile")
 	f.StringVar(&o.memProf, "memprofile", "", "write a heap profile to this file at shutdown")
 	_ = f.MarkHidden("memprofile")
+	f.BoolVar(&o.webview, "webview-automation", false, "start the headless automation webview (Chromium showing the workbench) at start")
+	f.StringVar(&o.webviewBackend, "webview-backend", "", "automation webview backend: chrome")
+	f.IntVar(&o.webviewWidth, "webview-width", 0, "automation webview viewport width (default 1280)")
+	f.IntVar(&o.webviewHeight, "webview-height", 0, "automation webview viewport height (default 800)")
+	f.StringVar(&o.webviewChrome, "webview-chrome-path", "", "browser executable for the automation webview")
+	f.StringVar(&o.webviewArgv, "webview-chrome-argv", "", "extra browser arguments for the automation webview, comma-separated")
+	f.StringVar(&o.webviewDataDir, "webview-data-dir", "", "persistent browser profile directory, inside the workspace (default: a temporary profile)")
 	f.BoolVar(&o.daemon, "daemon", false, "start the server in the background, wait until it is healthy, print its pid and URL as JSON")
 	addDaemonFileFlags(cmd, &o.logFile, &o.pidFile, &o.waitMs, "how long to wait for the daemon to become healthy")
 }
@@ -159,6 +175,7 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 		Workspace: o.workspace, Host: o.host, Port: port, Token: token,
 		SeedDockedWidgets: true, Logger: logger, BodyLimit: o.maxBody,
 		SSEPing: o.ssePing, MaxBatch: o.maxBatch, NoSync: o.noFsync,
+		Webview: o.webviewStart(),
 	})
 	if err != nil {
 		return fmt.Errorf("failed to start PMX Canvas: %w", err)
@@ -175,6 +192,9 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 	}
 	url := "http://localhost:" + strconv.Itoa(srv.Addr().(*net.TCPAddr).Port)
 	printBanner(stderr, url, srv.Workspace)
+	if o.webview {
+		fmt.Fprintf(stderr, "  Webview automation: active\n\n")
+	}
 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -203,6 +223,36 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 		return serveErr
 	}
 	return nil
+}
+
+// webviewStart is the webview start input the --webview-* flags ask for,
+// or nil without --webview-automation. The profile directory is confined
+// to the workspace like dataStoreDir over HTTP (the reference did not
+// confine the flag).
+func (o *serveOptions) webviewStart() *messages.WebviewStartInput {
+	if !o.webview {
+		return nil
+	}
+	in := &messages.WebviewStartInput{}
+	if o.webviewBackend != "" {
+		in.Backend = &o.webviewBackend
+	}
+	if o.webviewWidth > 0 {
+		w := float64(o.webviewWidth)
+		in.Width = &w
+	}
+	if o.webviewHeight > 0 {
+		h := float64(o.webviewHeight)
+		in.Height = &h
+	}
+	if o.webviewChrome != "" {
+		in.ChromePath = &o.webviewChrome
+	}
+	in.ChromeArgv = csv(o.webviewArgv)
+	if o.webviewDataDir != "" {
+		in.DataStoreDir = &o.webviewDataDir
+	}
+	return in
 }
 
 func printBanner(w io.Writer, url, workspace string) {

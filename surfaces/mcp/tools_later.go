@@ -1,11 +1,10 @@
 package mcpapi
 
 // Tools whose operations arrive with later issues: structured content
-// (json-render, charts, the schema document, spec validation), the headless
-// webview (status, start, stop, resize, evaluate, screenshot), apps (external
-// MCP apps, diagrams, web artifacts), HTML primitives and webpage refresh
-// (reference mcp.md §6 canvas_render / canvas_app / canvas_webview, §7.7,
-// §7.13–§7.15). Each is listed with its full reference field list, so
+// (json-render, charts, the schema document, spec validation), apps
+// (external MCP apps, diagrams, web artifacts), HTML primitives and webpage
+// refresh (reference mcp.md §6 canvas_render / canvas_app, §7.7, §7.14,
+// §7.15). Each is listed with its full reference field list, so
 // tools/list is complete, and answers isError "<tool>: not available yet".
 // When an operation lands, give its tool an Op (or Run) and drop Later.
 
@@ -14,8 +13,6 @@ import "strings"
 // Later capabilities (what a tool waits for).
 const (
 	laterRichContent = "rich content (json-render, charts, schema)"
-	laterWebview     = "webview automation"
-	laterScreenshots = "screenshots"
 	laterApps        = "apps (external MCP apps, diagrams, web artifacts)"
 	laterPrimitives  = "HTML primitives"
 	laterWebpage     = "webpage fetch"
@@ -241,51 +238,6 @@ func init() {
 			Later:  laterRichContent,
 		},
 
-		// WebView automation (§7.13).
-		&Tool{
-			Name:        "canvas_webview_status",
-			Description: "Report the headless automation browser: whether it is supported and running, its backend, viewport, URL, start time and last error.",
-			Later:       laterWebview,
-		},
-		&Tool{
-			Name: "canvas_webview_start",
-			Description: "Start the headless automation browser on the workbench (replacing a running session). " +
-				"Returns the session status.",
-			Fields: []Field{
-				ltOpt("backend", ltEnum([]string{"chrome", "webkit"}, "Browser engine (default chrome; webkit on macOS).")),
-				ltOpt("width", ltNum("Viewport width (default 1280).")),
-				ltOpt("height", ltNum("Viewport height (default 800).")),
-				ltOpt("chromePath", ltStr("Chrome or Chromium binary to use.")),
-				ltOpt("chromeArgv", ltStrings("Extra browser command-line flags.")),
-				ltOpt("dataStoreDir", ltStr("Persistent profile directory; must resolve inside the workspace.")),
-			},
-			Later: laterWebview,
-		},
-		&Tool{
-			Name:        "canvas_webview_stop",
-			Description: "Stop the automation browser session. Returns whether one was running and the final status.",
-			Later:       laterWebview,
-		},
-		&Tool{
-			Name:        "canvas_resize",
-			Description: "Resize the automation browser's viewport (both sides positive). Requires a running session.",
-			Fields: []Field{
-				ltReq("width", ltNum("Viewport width in pixels (> 0).")),
-				ltReq("height", ltNum("Viewport height in pixels (> 0).")),
-			},
-			Later: laterWebview,
-		},
-		&Tool{
-			Name: "canvas_evaluate",
-			Description: "Run JavaScript in the automation page and return {value}. Pass exactly one of expression (a single expression) " +
-				"or script (a function body whose awaited return value is reported). Requires a running session.",
-			Fields: []Field{
-				ltOpt("expression", ltStr("One JavaScript expression.")),
-				ltOpt("script", ltStr("Several statements, run as an async function body; its return value is reported.")),
-			},
-			Later: laterWebview,
-		},
-
 		// Apps (§7.14).
 		&Tool{
 			Name: "canvas_open_mcp_app",
@@ -382,25 +334,6 @@ func init() {
 			},
 			Later: laterApps,
 		},
-		&Tool{
-			Name: "canvas_webview",
-			Description: "Drive the headless automation browser that shows the workbench. status reads the session; start opens it " +
-				"(backend, width, height, chromePath, chromeArgv, dataStoreDir); stop closes it; resize sets the viewport (positive " +
-				"width and height); evaluate runs JavaScript (exactly one of expression or script) and returns {value}. " +
-				"Screenshots are a separate tool, canvas_screenshot.",
-			Discriminators: []Discriminator{{Name: "action",
-				Values:      []string{"status", "start", "stop", "resize", "evaluate"},
-				Description: "Operation to perform: status | start | stop | resize | evaluate."}},
-			Actions: []Action{
-				{Name: "status", Tool: "canvas_webview_status"},
-				{Name: "start", Tool: "canvas_webview_start"},
-				{Name: "stop", Tool: "canvas_webview_stop"},
-				{Name: "resize", Tool: "canvas_resize"},
-				{Name: "evaluate", Tool: "canvas_evaluate"},
-			},
-			Later: laterWebview,
-		},
-
 		// Hand-written tools (§7.13, §7.15).
 		&Tool{
 			Name: "canvas_add_html_primitive",
@@ -434,16 +367,6 @@ func init() {
 			},
 			Later: laterWebpage,
 		},
-		&Tool{
-			Name: "canvas_screenshot",
-			Description: "Capture the automation browser's page as an image (PNG unless another format is asked for). Returns the " +
-				"image followed by {bytes, backend, width, height, mimeType}. Requires a running webview session.",
-			Fields: []Field{
-				ltOpt("format", ltEnum([]string{"png", "jpeg", "webp"}, "Image format; the MIME type follows it (png when absent).")),
-				ltOpt("quality", ltNum("Quality for jpeg and webp.")),
-			},
-			Later: laterScreenshots,
-		},
 	)
 	for _, name := range laterTools {
 		t := definitions[name]
@@ -456,8 +379,7 @@ func init() {
 // laterTools are the tools defined in this file.
 var laterTools = []string{
 	"canvas_add_json_render_node", "canvas_stream_json_render_node", "canvas_add_graph_node",
-	"canvas_describe_schema", "canvas_validate_spec", "canvas_webview_status", "canvas_webview_start",
-	"canvas_webview_stop", "canvas_resize", "canvas_evaluate", "canvas_open_mcp_app", "canvas_add_diagram",
-	"canvas_build_web_artifact", "canvas_render", "canvas_app", "canvas_webview", "canvas_add_html_primitive",
-	"canvas_refresh_webpage_node", "canvas_screenshot",
+	"canvas_describe_schema", "canvas_validate_spec", "canvas_open_mcp_app", "canvas_add_diagram",
+	"canvas_build_web_artifact", "canvas_render", "canvas_app", "canvas_add_html_primitive",
+	"canvas_refresh_webpage_node",
 }

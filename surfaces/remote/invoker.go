@@ -80,6 +80,10 @@ func (c *Client) Invoke(ctx context.Context, env *messages.Envelope) (*messages.
 		return nil, decodeError(res.StatusCode, code, body)
 	}
 	reply := &messages.Reply{Status: res.StatusCode, Body: json.RawMessage(body)}
+	if ct := res.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
+		// A binary reply (a screenshot) stays bytes.
+		reply.Body = &messages.Blob{ContentType: ct, Data: body}
+	}
 	if rev, err := strconv.ParseUint(res.Header.Get(headerRevision), 10, 64); err == nil {
 		reply.Revision = rev
 	}
