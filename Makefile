@@ -73,6 +73,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLastGoodOffset -fuzztime $(FUZZTIME) ./persistence/
 	$(GO) test -run '^$$' -fuzz FuzzParseInteraction -fuzztime $(FUZZTIME) ./domain/ax/
 	$(GO) test -run '^$$' -fuzz FuzzAXOperations -fuzztime $(FUZZTIME) ./actors/
+	$(GO) test -run '^$$' -fuzz FuzzWebviewOperations -fuzztime $(FUZZTIME) ./actors/
 
 clean:
 	rm -rf $(BIN)

@@ -284,6 +284,9 @@ func webviewResize(ref *canvasRef, env *messages.Envelope) (any, *messages.Error
 	if !positive(in.Width) || !positive(in.Height) {
 		return nil, messages.InvalidInput("Missing required positive numeric fields: width, height.")
 	}
+	if err := tooLarge("webview.resize", in.Width, in.Height); err != nil {
+		return nil, err
+	}
 	w, h := int(math.Floor(*in.Width)), int(math.Floor(*in.Height))
 	if w < 1 || h < 1 {
 		return nil, messages.InvalidInput("width and height must be at least 1 pixel")
@@ -339,6 +342,9 @@ func webviewOptions(in *messages.WebviewStartInput, workspace string) (automatio
 			msg = `invalid input for webview.start: field "backend": the webkit backend is not available (it needs Bun on macOS); this server drives Chromium, use "chrome"`
 		}
 		return opts, messages.InvalidInput("%s", msg).With("field", "backend")
+	}
+	if err := tooLarge("webview.start", in.Width, in.Height); err != nil {
+		return opts, err
 	}
 	if positive(in.Width) && *in.Width >= 1 {
 		opts.Width = int(math.Floor(*in.Width))
@@ -398,6 +404,22 @@ func (r *canvasRef) workbenchURLs() (shown, navigate string) {
 		navigate += "?" + q.Encode()
 	}
 	return shown, navigate
+}
+
+// maxViewport bounds a viewport side; Chromium refuses far larger ones.
+const maxViewport = 16384
+
+// tooLarge refuses a width or height beyond maxViewport, naming the field.
+func tooLarge(op string, width, height *float64) *messages.Error {
+	for _, f := range []struct {
+		name string
+		v    *float64
+	}{{"width", width}, {"height", height}} {
+		if f.v != nil && *f.v > maxViewport {
+			return messages.InvalidInput("invalid input for %s: field %q must be at most %d pixels", op, f.name, maxViewport).With("field", f.name)
+		}
+	}
+	return nil
 }
 
 func trimmed(s *string) string {

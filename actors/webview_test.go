@@ -204,6 +204,8 @@ func TestWebviewErrors(t *testing.T) {
 		{"webview.start", `{"dataStoreDir":"../elsewhere"}`, messages.CodeInvalidInput, `Path "../elsewhere" resolves outside workspace.`, false},
 		{"webview.start", `{"dataStoreDir":"/opt/elsewhere"}`, messages.CodeInvalidInput, "resolves outside workspace", false},
 		{"webview.start", `{"width":"wide"}`, messages.CodeInvalidInput, `field "width" must be a number`, false},
+		{"webview.start", `{"width":1e308}`, messages.CodeInvalidInput, `field "width" must be at most 16384 pixels`, false},
+		{"webview.resize", `{"width":10,"height":20000}`, messages.CodeInvalidInput, `field "height" must be at most 16384 pixels`, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.op+" "+tc.input, func(t *testing.T) {
@@ -327,4 +329,49 @@ func TestWebviewPerCanvasAndClosedOnShutdown(t *testing.T) {
 	if closes != 2 {
 		t.Fatalf("shutdown closed %d sessions, want 2: %v", closes, eng.calls())
 	}
+}
+
+// Whatever input a webview operation gets, the answer is a reply or a 4xx
+// (the browser is a fake that always works), and the status stays
+// consistent: active exactly when a session is open.
+func FuzzWebviewOperations(f *testing.F) {
+	for _, seed := range []string{
+		`{}`, `{"width":1e308,"height":-0}`, `{"width":0.5,"height":1.5}`, `{"backend":"chrome","chromeArgv":[""," "]}`,
+		`{"dataStoreDir":"a/../../b"}`, `{"dataStoreDir":"./"}`, `{"expression":"1","script":""}`, `{"script":"  "}`,
+		`{"format":"JPEG","quality":100.4}`, `{"format":"","quality":-1}`, `{"chromeArgv":"x"}`, `{"width":null}`,
+	} {
+		f.Add(seed)
+	}
+	store, err := persistence.Open(f.TempDir(), persistence.Options{Logger: quiet(), NoSync: true})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer store.Close()
+	eng := &fakeEngine{supported: true}
+	sys, err := Start(Config{Store: store, Logger: quiet(), Webview: WebviewConfig{Engine: eng, WorkbenchURL: "http://127.0.0.1:1/workbench", Workspace: f.TempDir()}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer sys.Shutdown(context.Background())
+	f.Fuzz(func(t *testing.T, raw string) {
+		for _, op := range messages.Catalog {
+			if op.Owner != messages.OwnerWebview {
+				continue
+			}
+			reply, err := sys.Invoke(context.Background(), &messages.Envelope{Op: op.Name, Source: "api", Input: json.RawMessage(raw)})
+			if e := messages.AsError(err); e != nil && e.Status >= 500 {
+				t.Fatalf("%s %s: %d %s", op.Name, raw, e.Status, e.Message)
+			}
+			if op.Name == "webview.start" && err == nil {
+				st := reply.Body.(map[string]any)["webview"].(messages.WebviewStatus)
+				if !st.Active || *st.Width < 1 || *st.Height < 1 {
+					t.Fatalf("start %s gave status %+v", raw, st)
+				}
+			}
+		}
+		st, _ := sys.Invoke(context.Background(), &messages.Envelope{Op: "webview.status"})
+		if st.Body.(messages.WebviewStatus).Active {
+			t.Fatalf("after stop the status is active")
+		}
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 
@@ -18,9 +19,9 @@ import (
 // Chromium is the real Engine: Debian's chromium (or any Chrome) driven over
 // the DevTools protocol with go-rod. It never downloads a browser.
 type Chromium struct {
-	// Bin is the default browser binary; empty means the first one found
-	// on the usual paths ($PMX_CANVAS_CHROME_PATH, then go-rod's list:
-	// chromium, google-chrome, ...).
+	// Bin is the default browser binary. Empty means $PMX_CANVAS_CHROME_PATH
+	// when set (and then only that), else the first of go-rod's usual
+	// names found (chromium, google-chrome, ...).
 	Bin string
 }
 
@@ -30,10 +31,13 @@ func (c *Chromium) Supported() bool {
 	return ok
 }
 
+// bin resolves the browser binary: the start option, then Bin, then the
+// environment, then go-rod's search. An explicit path must exist.
 func (c *Chromium) bin(override string) (string, bool) {
 	for _, p := range []string{override, c.Bin, os.Getenv("PMX_CANVAS_CHROME_PATH")} {
 		if p != "" {
-			return p, true
+			found, err := exec.LookPath(p)
+			return found, err == nil
 		}
 	}
 	return launcher.LookPath()

@@ -167,7 +167,9 @@ func (s *Server) startWebview(in *messages.WebviewStartInput) error {
 	defer cancel()
 	_, err := s.system.Invoke(ctx, &messages.Envelope{Op: "webview.start", Source: "sdk", Args: in})
 	if err != nil {
-		return fmt.Errorf("automation webview: %w", err)
+		// The message, not the operation error: the start failed, not a
+		// request (a CLI shows "failed to start PMX Canvas: ...").
+		return fmt.Errorf("automation webview: %s", messages.AsError(err).Message)
 	}
 	return nil
 }

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pmxcanvas/pmx-canvas/automation"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
@@ -71,6 +72,7 @@ func cliNormalise(v any) string {
 		seen[id] = n
 		return n
 	})
+	out = strings.NewReplacer("parity-cli", "parity-<side>", "parity-http", "parity-<side>").Replace(out)
 	return cliParityTS.ReplaceAllString(out, "<ts>")
 }
 
@@ -213,13 +215,28 @@ func TestCLIHTTPParity(t *testing.T) {
 		{cli: []string{"layout"}, method: "GET", path: "/api/canvas/state"},
 	}
 
+	// The automation webview: each side's canvas gets its own browser.
+	steps = append(steps,
+		parityStep{cli: []string{"webview", "status"}, method: "GET", path: "/api/workbench/webview"},
+		parityStep{cli: []string{"webview", "stop"}, method: "DELETE", path: "/api/workbench/webview"})
+	if (&automation.Chromium{}).Supported() || os.Getenv("PMX_REQUIRE_CHROMIUM") == "1" {
+		steps = append(steps,
+			parityStep{cli: []string{"webview", "start", "--width", "800", "--height", "600"}, method: "POST", path: "/api/workbench/webview/start", body: `{"width":800,"height":600}`},
+			parityStep{cli: []string{"webview", "evaluate", "--expression", "document.title"}, method: "POST", path: "/api/workbench/webview/evaluate", body: `{"expression":"document.title"}`},
+			parityStep{cli: []string{"webview", "evaluate", "--script", "return innerWidth * 2"}, method: "POST", path: "/api/workbench/webview/evaluate", body: `{"script":"return innerWidth * 2"}`},
+			parityStep{cli: []string{"webview", "resize", "--width", "640", "--height", "480"}, method: "POST", path: "/api/workbench/webview/resize", body: `{"width":640,"height":480}`},
+			parityStep{cli: []string{"webview", "stop"}, method: "DELETE", path: "/api/workbench/webview"})
+	} else {
+		t.Log("no Chromium: webview start, evaluate and resize are left out of the parity run")
+	}
+
 	// Every operation a CLI command runs has a step.
 	covered := map[string]bool{}
 	for _, st := range steps {
 		covered[routeOp(t, st.method, st.path)] = true
 	}
 	for _, op := range cliOperations(t) {
-		if !covered[op] {
+		if !covered[op] && !(strings.HasPrefix(op, "webview.") && !(&automation.Chromium{}).Supported()) {
 			t.Errorf("no parity step runs %s, which a CLI command maps to", op)
 		}
 	}

@@ -33,6 +33,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/pmxcanvas/pmx-canvas/automation"
 )
 
 func TestCLIScripts(t *testing.T) {
@@ -40,6 +42,7 @@ func TestCLIScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		Setup:               scriptServer,
 		RequireExplicitExec: true,
+		Condition:           scriptCondition,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"pmx":     cmdPMX,
 			"rc":      cmdRC,
@@ -50,6 +53,22 @@ func TestCLIScripts(t *testing.T) {
 			"http":    cmdHTTP,
 		},
 	})
+}
+
+// scriptCondition adds [chromium]: a browser for the automation webview
+// is installed. Under PMX_REQUIRE_CHROMIUM=1 (CI) a missing one is an error,
+// not a skip.
+func scriptCondition(cond string) (bool, error) {
+	if cond != "chromium" {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	if (&automation.Chromium{}).Supported() {
+		return true, nil
+	}
+	if os.Getenv("PMX_REQUIRE_CHROMIUM") == "1" {
+		return false, errors.New("PMX_REQUIRE_CHROMIUM=1 but no Chromium was found")
+	}
+	return false, nil
 }
 
 // scriptServer starts "pmx-canvas serve" on a free port with a workspace

@@ -80,9 +80,9 @@ func (c *Client) Invoke(ctx context.Context, env *messages.Envelope) (*messages.
 		return nil, decodeError(res.StatusCode, code, body)
 	}
 	reply := &messages.Reply{Status: res.StatusCode, Body: json.RawMessage(body)}
-	if ct := res.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
+	if !json.Valid(body) {
 		// A binary reply (a screenshot) stays bytes.
-		reply.Body = &messages.Blob{ContentType: ct, Data: body}
+		reply.Body = &messages.Blob{ContentType: res.Header.Get("Content-Type"), Data: body}
 	}
 	if rev, err := strconv.ParseUint(res.Header.Get(headerRevision), 10, 64); err == nil {
 		reply.Revision = rev

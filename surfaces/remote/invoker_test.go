@@ -63,6 +63,23 @@ func TestRequestsFollowTheCatalogRoute(t *testing.T) {
 	}
 }
 
+// A binary reply (a screenshot) comes back as bytes with its type.
+func TestBinaryReply(t *testing.T) {
+	png := "\x89PNG\r\n\x1a\n\x00\x00"
+	cl, got := fakeServer(t, 200, map[string]string{"Content-Type": "image/png"}, png)
+	reply, err := cl.Invoke(context.Background(), &messages.Envelope{Op: "webview.screenshot", Input: json.RawMessage(`{"format":"png"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob, ok := reply.Body.(*messages.Blob)
+	if !ok || blob.ContentType != "image/png" || string(blob.Data) != png {
+		t.Fatalf("reply %#v", reply.Body)
+	}
+	if got.method != "POST" || got.path != "/api/workbench/webview/screenshot" || got.body != `{"format":"png"}` {
+		t.Fatalf("sent %s %s %s", got.method, got.path, got.body)
+	}
+}
+
 func TestErrorsAndOkFalseReplies(t *testing.T) {
 	// An error reply (marked by the server) comes back as the same error.
 	cl, _ := fakeServer(t, 403, map[string]string{"X-PMX-Error": "approval-required"},
