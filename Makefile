@@ -59,6 +59,8 @@ bench: build
 	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -await 1000 -spread -label spread1k | tee -a $(BENCHOUT)
 	@echo "== AX gate awaits in process (actor side): release latency and heap per parked waiter" | tee -a $(BENCHOUT)
 	$(GO) test -run '^$$' -bench BenchmarkAwaitRelease -benchtime 5x ./actors | tee -a $(BENCHOUT)
+	@echo "== automation webview: browser start, evaluate, resize, screenshots (skipped without chromium)" | tee -a $(BENCHOUT)
+	$(GO) test -run '^$$' -bench Chromium -benchtime 2s ./automation | tee -a $(BENCHOUT)
 	@echo "== startup and idle memory" | tee -a $(BENCHOUT)
 	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -startup 10 | tee -a $(BENCHOUT)
 	@echo "== micro benchmarks" | tee -a $(BENCHOUT)

@@ -18,7 +18,7 @@ import (
 // chromium returns the real engine, or skips the test where no browser is
 // installed (CI installs one and sets PMX_REQUIRE_CHROMIUM=1 so it never
 // skips there).
-func chromium(t *testing.T) *Chromium {
+func chromium(t testing.TB) *Chromium {
 	t.Helper()
 	c := &Chromium{}
 	browsertest.Require(t, c)
@@ -28,13 +28,18 @@ func chromium(t *testing.T) *Chromium {
 const testPage = `<!doctype html><html><head><title>PMX Canvas</title></head>
 <body style="margin:0;background:#123456"><div class="canvas-node">a</div><div class="canvas-node">b</div></body></html>`
 
-func startPage(t *testing.T, c *Chromium, width, height int) Session {
-	t.Helper()
+func pageServer(t testing.TB) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		_, _ = w.Write([]byte(testPage))
 	}))
 	t.Cleanup(srv.Close)
+	return srv
+}
+
+func startPage(t testing.TB, c *Chromium, width, height int) Session {
+	t.Helper()
+	srv := pageServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	s, err := c.Start(ctx, srv.URL, Options{Width: width, Height: height})
