@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
@@ -459,4 +460,29 @@ func ExampleCanvas_WithCanvas() {
 	scratchNodes, _ := scratch.Nodes(ctx)
 	fmt.Println(c.ID(), len(mainNodes), scratch.ID(), len(scratchNodes))
 	// Output: main 0 scratch 1
+}
+
+// Let an agent see the board: start a headless browser on the workbench,
+// check what it shows, and save a screenshot. (Needs Chromium; not run as
+// a test.)
+func ExampleCanvas_Screenshot() {
+	ctx := context.Background()
+	dir, _ := os.MkdirTemp("", "pmx-canvas-example")
+	defer os.RemoveAll(dir)
+	c, err := pmxcanvas.Open(ctx, pmxcanvas.Options{Workspace: dir}) // the webview needs HTTP
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if _, err := c.StartWebview(ctx, pmxcanvas.WebviewOptions{Width: 1280, Height: 800}); err != nil {
+		log.Fatal(err) // e.g. webview-unsupported: install chromium
+	}
+	count, _ := c.Evaluate(ctx, "document.querySelectorAll('.canvas-node').length")
+	fmt.Println("nodes on the board:", string(count))
+	img, mime, err := c.Screenshot(ctx, "png", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_ = os.WriteFile(filepath.Join(dir, "board.png"), img, 0o644)
+	fmt.Println(mime)
 }
