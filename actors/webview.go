@@ -90,8 +90,18 @@ func webviewStatusRead(_ *canvas.State, _ *messages.Envelope, ref *canvasRef) (a
 	return ref.webviewStatus(), nil
 }
 
+// webviewStatus is the published status, for readers outside the actor.
 func (r *canvasRef) webviewStatus() messages.WebviewStatus {
-	st := *r.webviewView.Load()
+	return r.withSupported(*r.webviewView.Load())
+}
+
+// webviewStatusNow is the status as the Webview actor holds it (its
+// handlers answer before the published view catches up).
+func (r *canvasRef) webviewStatusNow() messages.WebviewStatus {
+	return r.withSupported(r.webview.status)
+}
+
+func (r *canvasRef) withSupported(st messages.WebviewStatus) messages.WebviewStatus {
 	st.Supported = r.sys.webviewEngine().Supported()
 	return st
 }
@@ -137,9 +147,7 @@ func newWebviewCore() *webviewCore {
 // webviewError attaches the current status, as every webview failure body
 // of the reference does.
 func webviewError(ref *canvasRef, code messages.Code, msg string) *messages.Error {
-	st := ref.webview.status
-	st.Supported = ref.sys.webviewEngine().Supported()
-	return messages.Make(code, "%s", msg).With("webview", st)
+	return messages.Make(code, "%s", msg).With("webview", ref.webviewStatusNow())
 }
 
 func webviewStart(ref *canvasRef, env *messages.Envelope) (any, *messages.Error) {
@@ -186,14 +194,6 @@ func webviewStart(ref *canvasRef, env *messages.Envelope) (any, *messages.Error)
 		core.status.DataStoreDir = &dir
 	}
 	return map[string]any{"ok": true, "webview": ref.webviewStatusNow()}, nil
-}
-
-// webviewStatusNow is the status as the actor holds it, with supported
-// filled in (the published view lags until the handler returns).
-func (r *canvasRef) webviewStatusNow() messages.WebviewStatus {
-	st := r.webview.status
-	st.Supported = r.sys.webviewEngine().Supported()
-	return st
 }
 
 // closeWebview ends the session, if any, and resets the session fields;
