@@ -38,10 +38,11 @@ func (p *proc) evalJS(script string, headers ...string) any {
 	return r.body["value"]
 }
 
-// pollJS is a script body that polls cond (a JS expression) for up to 5 s
+// pollJS is a script body that polls cond (a JS expression) for up to 4 s
+// (under the 5 s step timeout, so a failure shows the last value)
 // and returns its last value.
 func pollJS(cond string) string {
-	return fmt.Sprintf(`for (let i = 0; i < 100; i++) { const v = (%s); if (v) return v; await new Promise(r => setTimeout(r, 50)); } return (%s);`, cond, cond)
+	return fmt.Sprintf(`for (let i = 0; i < 80; i++) { const v = (%s); if (v) return v; await new Promise(r => setTimeout(r, 50)); } return (%s);`, cond, cond)
 }
 
 func TestWebviewOverHTTP(t *testing.T) {
@@ -115,6 +116,21 @@ func TestWebviewOverHTTP(t *testing.T) {
 	p.must(200, "POST", "/api/canvas/theme", `{"theme":"light"}`)
 	if v := p.evalJS(pollJS(`document.documentElement.dataset.theme === "light"`)); v != true {
 		t.Fatalf("theme not applied: %v", v)
+	}
+
+	// Human ink and context pins are drawn too; ink in currentColor takes
+	// the theme's annotation colour (light: rgb(8, 21, 36), as the reference).
+	p.must(200, "POST", "/api/canvas/annotation", `{"points":[{"x":10,"y":10},{"x":90,"y":40}]}`)
+	p.must(200, "POST", "/api/canvas/annotation", `{"type":"text","points":[{"x":10,"y":80}],"text":"look"}`)
+	p.must(200, "POST", "/api/canvas/context-pins", fmt.Sprintf(`{"nodeIds":[%q]}`, a))
+	if v := p.evalJS(pollJS(`document.querySelector(".annotation-layer path") && getComputedStyle(document.querySelector(".annotation-layer path")).stroke`)); v != "rgb(8, 21, 36)" {
+		t.Fatalf("annotation stroke %v", v)
+	}
+	if v := p.evalJS(pollJS(`document.querySelector(".annotation-layer text")?.textContent`)); v != "look" {
+		t.Fatalf("text annotation %v", v)
+	}
+	if v := p.evalJS(pollJS(`!document.querySelector(".context-pin-bar").hidden && document.querySelector(".context-pin-bar").textContent`)); v != "✦ 1 node in context" {
+		t.Fatalf("pin bar %v", v)
 	}
 
 	// Evaluate semantics.

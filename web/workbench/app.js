@@ -6,7 +6,7 @@ const params = new URLSearchParams(location.search);
 const canvasId = params.get("canvas") || "";
 const token = params.get("token") || "";
 
-const state = { layout: null, sessionId: "", live: false, view: null };
+const state = { layout: null, sessionId: "", live: false, view: null, pins: null };
 
 const app = document.getElementById("app");
 app.innerHTML = `
@@ -22,6 +22,7 @@ app.innerHTML = `
       <div class="nodes"></div>
     </div>
   </div>
+  <div class="context-pin-bar" hidden></div>
   <div class="welcome-card" hidden><strong>This canvas is empty</strong><br>
     <span class="node-meta">Agents add nodes over HTTP, MCP or the CLI; they appear here live.</span></div>`;
 
@@ -48,10 +49,15 @@ function connect() {
   es.addEventListener("canvas-layout-update", (e) => {
     const d = JSON.parse(e.data);
     state.layout = d.layout;
+    state.pins = new Set(d.layout.nodes.filter((n) => n.pinned).map((n) => n.id));
     if (!state.view) state.view = initialView(d.layout);
     if (d.layout.theme) document.documentElement.dataset.theme = d.layout.theme;
     render();
     document.getElementById("canvasBootstrap").classList.add("ready");
+  });
+  es.addEventListener("context-pins-changed", (e) => {
+    state.pins = new Set(JSON.parse(e.data).nodeIds || []);
+    if (state.layout) render();
   });
   es.addEventListener("theme-changed", (e) => {
     const d = JSON.parse(e.data);
@@ -107,6 +113,10 @@ function render() {
   renderEdges(nodes, edges);
   renderAnnotations(layout.annotations || []);
   $(".counts").textContent = `${nodes.length} nodes · ${edges.length} edges`;
+  const pinned = state.pins.size;
+  const pinBar = $(".context-pin-bar");
+  pinBar.hidden = pinned === 0;
+  pinBar.textContent = `✦ ${pinned} ${pinned === 1 ? "node" : "nodes"} in context`;
   $(".welcome-card").hidden = onBoard > 0;
   applyView();
 }
@@ -114,7 +124,7 @@ function render() {
 function renderNode(n) {
   const classes = ["canvas-node", `node-${n.type}`];
   if (n.type === "group") classes.push("group-node");
-  if (n.pinned) classes.push("pinned");
+  if (state.pins.has(n.id)) classes.push("pinned");
   if (n.collapsed) classes.push("collapsed");
   const box = el("div", { class: classes.join(" "), "data-node-id": n.id, "data-node-type": n.type });
   box.style.left = n.position.x + "px";
@@ -204,11 +214,25 @@ function renderAnnotations(annotations) {
   for (const a of annotations) {
     const pts = a.points || [];
     if (pts.length === 0) continue;
+    const color = !a.color || a.color === "currentColor" ? "var(--c-annotation)" : a.color;
+    if (a.type === "text") {
+      const t = document.createElementNS(svgNS, "text");
+      t.setAttribute("x", pts[0].x); t.setAttribute("y", pts[0].y);
+      t.setAttribute("font-size", a.width || 24);
+      t.setAttribute("font-weight", "bold");
+      t.style.fill = color;
+      t.textContent = a.text || "";
+      t.dataset.annotationId = a.id;
+      svg.append(t);
+      continue;
+    }
     const path = document.createElementNS(svgNS, "path");
     path.setAttribute("d", pts.map((p, i) => `${i ? "L" : "M"}${p.x} ${p.y}`).join(" "));
     path.setAttribute("fill", "none");
-    path.setAttribute("stroke", a.color || "#f5c542");
-    path.setAttribute("stroke-width", a.width || 3);
+    path.setAttribute("stroke-width", a.width || 4);
+    path.setAttribute("stroke-linecap", "round");
+    path.setAttribute("stroke-linejoin", "round");
+    path.style.stroke = color;
     path.dataset.annotationId = a.id;
     svg.append(path);
   }
