@@ -4,7 +4,7 @@ BIN       := bin
 FUZZTIME  ?= 20s
 BENCHOUT  ?= $(BIN)/bench.txt
 
-.PHONY: run build test lint bench fuzz clean
+.PHONY: run build test e2e lint bench fuzz clean
 
 ## run: the server on 127.0.0.1:4313, workspace = current directory
 run:
@@ -25,10 +25,15 @@ tests/mcp-ts/node_modules: tests/mcp-ts/package.json tests/mcp-ts/package-lock.j
 	npm ci --prefix tests/mcp-ts --no-audit --no-fund
 	@touch $@
 
-## lint: formatting and vet
+## e2e: only the browser tests (automation webview, workbench page); needs chromium
+e2e:
+	PMX_REQUIRE_CHROMIUM=1 $(GO) test -race -count=1 -run 'Webview|Chromium|TestCLIScripts/webview' ./...
+
+## lint: formatting and vet (and the workbench script's syntax, with node)
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	@if command -v node >/dev/null 2>&1; then node --check web/workbench/app.js; fi
 
 ## bench: load figures for docs/benchmarks.md (see that file for the reading)
 bench: build
