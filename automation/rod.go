@@ -51,29 +51,14 @@ func (c *Chromium) Start(ctx context.Context, url string, opts Options) (Session
 	if !ok {
 		return nil, ErrNoBrowser
 	}
-	l := launcher.New().Context(ctx).Bin(bin).Headless(true).
-		// A root process (a container) cannot use Chromium's sandbox; the
-		// reference failed with "Chrome process closed the pipe" there.
-		NoSandbox(os.Geteuid() == 0).
-		Set("window-size", fmt.Sprintf("%d,%d", opts.Width, opts.Height)).
-		Set("hide-scrollbars").Set("mute-audio")
-	if opts.DataStoreDir != "" {
-		l = l.UserDataDir(opts.DataStoreDir)
+	// go-rod's leakless guard kills the browser if this process dies
+	// (kill -9). It runs a small helper from the temp directory; where that
+	// cannot run, the browser starts without the guard.
+	l, controlURL, err := launch(ctx, bin, opts, true)
+	if err != nil && ctx.Err() == nil {
+		l, controlURL, err = launch(ctx, bin, opts, false)
 	}
-	for _, arg := range opts.ChromeArgv {
-		name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		if name == "" {
-			continue
-		}
-		if hasValue {
-			l = l.Set(flags.Flag(name), value)
-		} else {
-			l = l.Set(flags.Flag(name))
-		}
-	}
-	controlURL, err := l.Launch()
 	if err != nil {
-		l.Kill()
 		return nil, launchError(err)
 	}
 	s := &rodSession{launcher: l, keepProfile: opts.DataStoreDir != ""}
@@ -102,6 +87,41 @@ func (c *Chromium) Start(ctx context.Context, url string, opts Options) (Session
 		return nil, stepError(ctx, err)
 	}
 	return s, nil
+}
+
+// launch starts the browser process and returns its DevTools URL.
+func launch(ctx context.Context, bin string, opts Options, guarded bool) (l *launcher.Launcher, controlURL string, err error) {
+	l = launcher.New().Context(ctx).Bin(bin).Headless(true).Leakless(guarded).
+		// A root process (a container) cannot use Chromium's sandbox; the
+		// reference failed with "Chrome process closed the pipe" there.
+		NoSandbox(os.Geteuid() == 0).
+		Set("window-size", fmt.Sprintf("%d,%d", opts.Width, opts.Height)).
+		Set("hide-scrollbars").Set("mute-audio")
+	if opts.DataStoreDir != "" {
+		l = l.UserDataDir(opts.DataStoreDir)
+	}
+	for _, arg := range opts.ChromeArgv {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		if name == "" {
+			continue
+		}
+		if hasValue {
+			l = l.Set(flags.Flag(name), value)
+		} else {
+			l = l.Set(flags.Flag(name))
+		}
+	}
+	defer func() {
+		// The guard's installer panics when it cannot write its helper.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("leakless guard: %v", r)
+		}
+		if err != nil {
+			l.Kill()
+		}
+	}()
+	controlURL, err = l.Launch()
+	return l, controlURL, err
 }
 
 // launchError keeps the cause's text: it is what a user needs to fix the

@@ -3,14 +3,21 @@ package automation
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	_ "image/jpeg"
 	_ "image/png"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ysmood/leakless/pkg/shared"
 
 	"github.com/pmxcanvas/pmx-canvas/internal/browsertest"
 )
@@ -145,5 +152,35 @@ func TestChromiumMissingBinary(t *testing.T) {
 	_, err := c.Start(context.Background(), "about:blank", Options{Width: 100, Height: 100})
 	if err == nil {
 		t.Fatal("start with a missing binary succeeded")
+	}
+}
+
+// Where go-rod's leakless guard cannot run its helper (a noexec temp
+// directory, here a helper file without the exec bit), the browser still
+// starts, without the guard. The guard's path is fixed when the process
+// starts, so the check runs in a child test process with its own TMPDIR.
+func TestChromiumStartsWithoutTheLeaklessGuard(t *testing.T) {
+	c := chromium(t)
+	if os.Getenv("PMX_LEAKLESS_BLOCKED") == "1" {
+		s := startPage(t, c, 400, 300)
+		v, _, err := s.Evaluate(context.Background(), ExpressionSource("document.title"))
+		if err != nil || string(v) != `"PMX Canvas"` {
+			t.Fatalf("evaluate: %s %v", v, err)
+		}
+		return
+	}
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, fmt.Sprintf("leakless-%s-%s", runtime.GOARCH, shared.Version))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "leakless"), []byte("#!/bin/sh\nexit 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestChromiumStartsWithoutTheLeaklessGuard$", "-test.v")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "PMX_LEAKLESS_BLOCKED=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestChromiumStartsWithoutTheLeaklessGuard") {
+		t.Fatalf("child test: %v\n%s", err, out)
 	}
 }
