@@ -259,6 +259,26 @@ func TestWebviewAtServerStart(t *testing.T) {
 	}
 }
 
+// A server killed with SIGKILL cannot close its browser; go-rod's leakless
+// guard takes the browser down with it.
+func TestWebviewBrowserDiesWithAKilledServer(t *testing.T) {
+	requireChromium(t)
+	ws := t.TempDir()
+	p := startServer(t, ws, "--webview-automation", "--webview-data-dir", "profile")
+	profile := filepath.Join(ws, "profile")
+	if browsersUsing(t, profile) == 0 {
+		t.Fatal("no browser process uses the profile")
+	}
+	p.kill()
+	deadline := time.Now().Add(10 * time.Second)
+	for browsersUsing(t, profile) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the browser outlived a killed server")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // Without a browser the status says so and a start answers 501; no
 // Chromium is needed for this one.
 func TestWebviewUnsupported(t *testing.T) {
