@@ -25,9 +25,9 @@ tests/mcp-ts/node_modules: tests/mcp-ts/package.json tests/mcp-ts/package-lock.j
 	npm ci --prefix tests/mcp-ts --no-audit --no-fund
 	@touch $@
 
-## e2e: only the browser tests (automation webview, workbench page); needs chromium
+## e2e: only the browser tests (automation webview, workbench by hand); needs chromium
 e2e:
-	PMX_REQUIRE_CHROMIUM=1 $(GO) test -race -count=1 -run 'Webview|Chromium|TestCLIScripts/webview' ./...
+	PMX_REQUIRE_CHROMIUM=1 $(GO) test -race -count=1 -run 'Webview|Workbench|Chromium|TestCLIScripts/webview' ./...
 
 ## lint: formatting and vet (and the workbench script's syntax, with node)
 lint:

@@ -2,10 +2,13 @@
 // automation webview) opens at /workbench. It is plain HTML, CSS and an ES
 // module with no build step, embedded in the binary.
 //
-// This is the board view: nodes, groups, edges and annotations drawn from
-// the canvas's event stream, live, with pan and zoom. The reference's full
-// workbench (editing, context menus, palette, minimap, AX panels) is not
-// here yet; see docs/CHANGELOG.md "Not yet available".
+// The page follows the canvas's event stream (a full layout after every
+// change) and sends the human's edits to the same HTTP routes agents use:
+// drag, resize, rename, collapse, close, context pins, theme, the viewport
+// (pan, wheel, zoom, fit), double-click to create a note. Parts of the
+// reference's workbench are not here yet (context menus, palette, minimap,
+// snapshots and AX panels, annotation tools, edge creation); see
+// docs/CHANGELOG.md "Not yet available".
 package web
 
 import (

@@ -1,20 +1,58 @@
-// The workbench board view: follows the canvas's event stream and draws
-// its nodes, groups, edges and annotations. It never writes to the canvas;
-// pan and zoom are local to this page.
+// The PMX Canvas workbench: the board the human watches and steers. State
+// arrives on the canvas's event stream (a full layout after every change);
+// the human's edits go to the same HTTP routes agents use, and come back as
+// the next layout. Pan and zoom are local until committed.
 
 const params = new URLSearchParams(location.search);
 const canvasId = params.get("canvas") || "";
 const token = params.get("token") || "";
 
-const state = { layout: null, sessionId: "", live: false, view: null, pins: null };
+const MIN_SCALE = 0.1, MAX_SCALE = 4;
+const MIN_W = 200, MIN_H = 100;
+
+// TYPE_LABELS: the title-bar badge of each node type.
+const TYPE_LABELS = { markdown: "MD", "mcp-app": "APP", webpage: "WEB", "json-render": "UI", graph: "GRAPH",
+  prompt: "ASK", response: "ANS", status: "STATUS", context: "CONTEXT", ledger: "LOG", trace: "TRACE",
+  file: "FILE", image: "IMG", html: "HTML", group: "GROUP" };
+
+const S = {
+  nodes: new Map(),     // id -> node, as the last layout had it (plus local moves)
+  edges: [],
+  annotations: [],
+  pins: new Set(),      // context pins
+  view: { x: 0, y: 0, scale: 1 },
+  sessionId: "",
+  status: "connecting", // connecting | syncing | connected | disconnected
+  synced: false,        // this connection has had its first layout
+  theme: "dark",
+  maxZ: 0,
+  raised: new Map(),    // id -> client-only zIndex (bring to front)
+};
+
+// ---- the page shell ----
 
 const app = document.getElementById("app");
 app.innerHTML = `
-  <div class="canvas-toolbar" role="toolbar" aria-label="Canvas">
-    <span class="session-dot"></span><span class="session-id">connecting</span>
-    <span class="zoom-level">100%</span><span class="counts"></span>
+  <div class="hud-layer">
+    <div class="hud-left"></div>
+    <div class="toolbar-group">
+      <div class="canvas-toolbar nav-bar" role="toolbar" aria-label="Canvas navigation">
+        <span class="toolbar-logo" title="PMX Canvas">◈</span>
+        <span class="status-dot" role="status"></span>
+        <span class="session-id hud-collapsible-text">…</span>
+        <button type="button" data-action="fit" aria-label="Fit canvas" title="Fit canvas">⤧</button>
+        <button type="button" data-action="reset" aria-label="Reset view" title="Reset view">⊡</button>
+        <button type="button" data-action="zoom-in" aria-label="Zoom in" title="Zoom in">＋</button>
+        <button type="button" data-action="zoom-out" aria-label="Zoom out" title="Zoom out">－</button>
+        <span class="zoom-level hud-collapsible-text">100%</span>
+        <button type="button" data-action="theme" class="theme-toggle"></button>
+      </div>
+      <div class="canvas-toolbar action-bar" role="toolbar" aria-label="Canvas actions">
+        <span class="counts hud-collapsible-text">Syncing canvas…</span>
+      </div>
+    </div>
+    <div class="hud-right"></div>
   </div>
-  <div class="hud-left"></div><div class="hud-right"></div>
   <div class="canvas-viewport" tabindex="0">
     <div class="world">
       <svg class="edge-layer" aria-label="Canvas connections"></svg>
@@ -22,59 +60,130 @@ app.innerHTML = `
       <div class="nodes"></div>
     </div>
   </div>
-  <div class="context-pin-bar" hidden></div>
-  <div class="welcome-card" hidden><strong>This canvas is empty</strong><br>
-    <span class="node-meta">Agents add nodes over HTTP, MCP or the CLI; they appear here live.</span></div>`;
+  <div class="context-pin-bar" hidden><span class="context-pin-text"></span>
+    <button type="button" class="context-pin-clear" title="Clear all context pins">×</button></div>
+  <div class="welcome-card" hidden>
+    <div class="welcome-glyph">◇</div>
+    <strong>Shape What The Agent Sees</strong>
+    <p>Arrange notes, files and evidence on the board; pin what matters.
+    Agents read what you pin and focus.</p>
+    <ul>
+      <li><kbd>Double-click</kbd> Create a note</li>
+      <li><kbd>✦</kbd> Pin important nodes</li>
+      <li><kbd>Move nearby</kbd> Shape the focus field</li>
+    </ul>
+  </div>`;
 
 const $ = (sel) => app.querySelector(sel);
-const viewport = $(".canvas-viewport");
+const viewportEl = $(".canvas-viewport");
 const world = $(".world");
+const layer = $(".nodes");
+const elements = new Map(); // id -> the node's DOM element
 
-function eventsURL() {
+// ---- HTTP ----
+
+function apiURL(path) {
+  if (!canvasId) return path;
+  return path + (path.includes("?") ? "&" : "?") + "canvas=" + encodeURIComponent(canvasId);
+}
+
+async function api(method, path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = "Bearer " + token;
+  try {
+    const res = await fetch(apiURL(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!res.ok) console.error(method, path, res.status, await res.text());
+    return res;
+  } catch (err) {
+    console.error(method, path, err);
+    return null;
+  }
+}
+
+// ---- the event stream ----
+
+let retries = 0;
+
+function connect() {
   const q = new URLSearchParams();
   if (canvasId) q.set("canvas", canvasId);
   if (token) q.set("token", token);
-  const s = q.toString();
-  return "/api/workbench/events" + (s ? "?" + s : "");
-}
-
-function connect() {
-  const es = new EventSource(eventsURL());
-  es.addEventListener("connected", (e) => {
-    const d = JSON.parse(e.data);
-    state.sessionId = d.sessionId || "";
-    if (d.theme) document.documentElement.dataset.theme = d.theme;
-    setLive(true);
+  if (S.sessionId) q.set("session", S.sessionId);
+  const es = new EventSource("/api/workbench/events" + (q.toString() ? "?" + q : ""));
+  S.synced = false;
+  setStatus("connecting");
+  const on = (name, fn) => es.addEventListener(name, (e) => {
+    let d;
+    try { d = JSON.parse(e.data); } catch (err) { console.error("bad event", name, err); return; }
+    fn(d);
   });
-  es.addEventListener("canvas-layout-update", (e) => {
-    const d = JSON.parse(e.data);
-    state.layout = d.layout;
-    state.pins = new Set(d.layout.nodes.filter((n) => n.pinned).map((n) => n.id));
-    if (!state.view) state.view = initialView(d.layout);
-    if (d.layout.theme) document.documentElement.dataset.theme = d.layout.theme;
+  on("connected", (d) => {
+    retries = 0;
+    S.sessionId = d.sessionId || "";
+    if (d.theme) applyTheme(d.theme);
+    setStatus("syncing");
+  });
+  on("canvas-layout-update", (d) => {
+    const layout = d.layout || {};
+    S.nodes = new Map((layout.nodes || []).map((n) => [n.id, n]));
+    if (layout.edges) S.edges = layout.edges.filter((e) => S.nodes.has(e.from) && S.nodes.has(e.to));
+    S.annotations = layout.annotations || [];
+    S.pins = new Set([...S.pins].filter((id) => S.nodes.has(id)));
+    if (!S.synced) {
+      // Only the first layout of a connection moves the view.
+      S.view = { ...(layout.viewport || S.view) };
+      S.synced = true;
+      setStatus("connected");
+      document.getElementById("canvasBootstrap").classList.add("ready");
+    }
+    if (layout.theme) applyTheme(layout.theme);
+    cancelAnimation();
     render();
-    document.getElementById("canvasBootstrap").classList.add("ready");
   });
-  es.addEventListener("context-pins-changed", (e) => {
-    state.pins = new Set(JSON.parse(e.data).nodeIds || []);
-    if (state.layout) render();
+  on("canvas-viewport-update", (d) => {
+    if (!d.viewport) return;
+    cancelAnimation();
+    S.view = { ...d.viewport };
+    applyView();
   });
-  es.addEventListener("theme-changed", (e) => {
-    const d = JSON.parse(e.data);
-    if (d.theme) document.documentElement.dataset.theme = d.theme;
+  on("context-pins-changed", (d) => {
+    S.pins = new Set(d.nodeIds || []);
+    if (S.synced) render();
   });
-  es.addEventListener("canvas-viewport-update", (e) => {
-    const d = JSON.parse(e.data);
-    if (d.viewport) { state.view = { ...d.viewport }; applyView(); }
+  on("theme-changed", (d) => d.theme && applyTheme(d.theme));
+  on("canvas-focus-node", (d) => {
+    if (!d.nodeId) return;
+    raise(d.nodeId);
+    if (!d.noPan) focusNode(d.nodeId);
   });
-  es.onerror = () => setLive(false);
+  es.onerror = () => {
+    es.close();
+    setStatus("disconnected");
+    retries++;
+    setTimeout(connect, Math.min(2500, 500 * retries));
+  };
 }
 
-function setLive(live) {
-  state.live = live;
-  $(".canvas-toolbar").classList.toggle("live", live);
-  $(".session-id").textContent = live ? state.sessionId : "reconnecting";
+function setStatus(status) {
+  S.status = status;
+  const dot = $(".status-dot");
+  dot.dataset.status = status;
+  dot.setAttribute("aria-label", "Canvas status: " + status);
+  $(".session-id").textContent = S.sessionId ? S.sessionId.slice(0, 12) : "…";
+  if (status !== "connected") $(".counts").textContent = "Syncing canvas…";
 }
+
+function applyTheme(theme) {
+  S.theme = theme;
+  document.documentElement.dataset.theme = theme;
+  const btn = $(".theme-toggle");
+  const label = theme === "dark" ? "Switch to light theme" : "Switch to dark theme";
+  btn.setAttribute("aria-label", label);
+  btn.title = label;
+  btn.textContent = theme === "dark" ? "☀" : "☾";
+}
+
+// ---- rendering ----
 
 function el(tag, attrs = {}, text) {
   const n = document.createElement(tag);
@@ -83,62 +192,126 @@ function el(tag, attrs = {}, text) {
   return n;
 }
 
-function titleOf(node) {
-  const d = node.data || {};
-  return d.title || node.title || d.path || d.url || node.id;
-}
-
-const badge = { markdown: "MD", group: "GROUP", status: "STATUS", context: "CONTEXT", file: "FILE",
-  webpage: "WEB", image: "IMG", html: "HTML", "mcp-app": "APP", ledger: "LEDGER", trace: "TRACE",
-  prompt: "PROMPT", response: "RESPONSE", "json-render": "JSON", graph: "GRAPH" };
+const titleOf = (n) => (n.data && n.data.title) || TYPE_LABELS[n.type] || n.type;
+const docked = (n) => n.dockPosition === "left" || n.dockPosition === "right";
 
 function render() {
-  const layout = state.layout;
-  const nodes = layout.nodes || [];
-  const edges = layout.edges || [];
-  const left = $(".hud-left"), right = $(".hud-right"), layer = $(".nodes");
-  left.replaceChildren(); right.replaceChildren(); layer.replaceChildren();
-  const ordered = [...nodes.filter((n) => n.type === "group"), ...nodes.filter((n) => n.type !== "group")];
-  let onBoard = 0;
-  for (const n of ordered) {
-    if (n.dockPosition === "left" || n.dockPosition === "right") {
-      const label = (n.data || {}).title || n.title || badge[n.type] || n.type;
-      const d = el("div", { class: "docked-node", "data-docked-node": "true", "data-node-id": n.id }, label);
-      (n.dockPosition === "left" ? left : right).append(d);
-      continue;
+  const nodes = [...S.nodes.values()];
+  renderDocked(nodes);
+  const board = nodes.filter((n) => !docked(n));
+  S.maxZ = Math.max(0, ...board.map((n) => n.zIndex || 0), ...S.raised.values());
+  // Groups first, then the rest, in layout order; existing elements are
+  // updated in place (an iframe that is moved is reloaded, so nothing is).
+  const order = [...board.filter((n) => n.type === "group"), ...board.filter((n) => n.type !== "group")];
+  const keep = new Set(order.map((n) => n.id));
+  for (const [id, e] of elements) if (!keep.has(id)) { e.remove(); elements.delete(id); }
+  for (const n of order) {
+    let e = elements.get(n.id);
+    if (!e) {
+      e = createNode(n);
+      elements.set(n.id, e);
+      layer.append(e);
     }
-    onBoard++;
-    layer.append(renderNode(n));
+    updateNode(e, n);
   }
-  renderEdges(nodes, edges);
-  renderAnnotations(layout.annotations || []);
-  $(".counts").textContent = `${nodes.length} nodes · ${edges.length} edges`;
-  const pinned = state.pins.size;
+  renderEdges();
+  renderAnnotations();
+  const nc = nodes.length, ec = S.edges.length;
+  let counts = `${nc} ${nc === 1 ? "node" : "nodes"}`;
+  if (ec > 0) counts += ` · ${ec} ${ec === 1 ? "edge" : "edges"}`;
+  $(".counts").textContent = counts;
   const pinBar = $(".context-pin-bar");
-  pinBar.hidden = pinned === 0;
-  pinBar.textContent = `✦ ${pinned} ${pinned === 1 ? "node" : "nodes"} in context`;
-  $(".welcome-card").hidden = onBoard > 0;
+  pinBar.hidden = S.pins.size === 0;
+  $(".context-pin-text").textContent = `✦ ${S.pins.size} ${S.pins.size === 1 ? "node" : "nodes"} in context`;
+  $(".welcome-card").hidden = board.length > 0;
   applyView();
 }
 
-function renderNode(n) {
-  const classes = ["canvas-node", `node-${n.type}`];
-  if (n.type === "group") classes.push("group-node");
-  if (state.pins.has(n.id)) classes.push("pinned");
-  if (n.collapsed) classes.push("collapsed");
-  const box = el("div", { class: classes.join(" "), "data-node-id": n.id, "data-node-type": n.type });
-  box.style.left = n.position.x + "px";
-  box.style.top = n.position.y + "px";
-  box.style.width = n.size.width + "px";
-  box.style.height = (n.collapsed ? 40 : n.size.height) + "px";
-  box.style.zIndex = String(n.type === "group" ? 0 : 1 + (n.zIndex || 0));
-  const head = el("div", { class: "node-header" });
-  head.append(el("span", { class: "node-type-badge" }, badge[n.type] || n.type),
-    el("span", { class: "node-title" }, titleOf(n)));
+function renderDocked(nodes) {
+  const left = $(".hud-left"), right = $(".hud-right");
+  left.replaceChildren(); right.replaceChildren();
+  const rightOrder = { context: 0, ledger: 1 };
+  const dockedNodes = nodes.filter(docked).sort((a, b) =>
+    (rightOrder[a.type] ?? 2) - (rightOrder[b.type] ?? 2));
+  for (const n of dockedNodes) {
+    const d = el("div", { class: "docked-node", "data-docked-node": "true", "data-node-id": n.id, "data-node-type": n.type });
+    d.append(el("span", { class: "node-type-badge" }, TYPE_LABELS[n.type] || n.type));
+    if (n.data && n.data.title) d.append(el("span", { class: "node-title" }, n.data.title));
+    (n.dockPosition === "left" ? left : right).append(d);
+  }
+}
+
+function createNode(n) {
+  const e = el("div", { class: "canvas-node", "data-node-id": n.id, "data-node-type": n.type });
+  const bar = el("div", { class: "node-titlebar" });
+  const title = el("span", { class: "node-title", title: "Double-click to rename" });
+  const controls = el("span", { class: "node-controls" });
+  bar.append(el("span", { class: "node-type-badge" }, TYPE_LABELS[n.type] || n.type), title, controls);
   const body = el("div", { class: "node-body" });
-  fillBody(body, n);
-  box.append(head, body);
-  return box;
+  const handle = el("div", { class: "node-resize-handle" });
+  e.append(bar, body, handle);
+
+  e.addEventListener("pointerdown", (ev) => { ev.stopPropagation(); raise(n.id); });
+  bar.addEventListener("pointerdown", (ev) => {
+    if (ev.button !== 0 || ev.target.closest("button, input")) return;
+    startDrag(ev, n.id);
+  });
+  handle.addEventListener("pointerdown", (ev) => { if (ev.button === 0) startResize(ev, n.id); });
+  title.addEventListener("dblclick", (ev) => { ev.stopPropagation(); rename(n.id, title); });
+  return e;
+}
+
+function updateNode(e, n) {
+  const collapsed = !!n.collapsed;
+  e.className = "canvas-node";
+  e.classList.toggle("group-node", n.type === "group");
+  e.classList.toggle("pinned", !!n.pinned);
+  e.classList.toggle("context-pinned", S.pins.has(n.id));
+  e.classList.toggle("collapsed", collapsed);
+  e.classList.toggle("strict-size", !!(n.data && n.data.strictSize));
+  place(e, n);
+  e.style.zIndex = String(S.raised.get(n.id) ?? n.zIndex ?? 0);
+  const title = e.querySelector(".node-title");
+  if (!title.querySelector("input")) title.textContent = titleOf(n);
+  renderControls(e.querySelector(".node-controls"), n);
+  // The body is rebuilt only when what it shows changed.
+  const key = JSON.stringify([n.type, n.data]);
+  if (e.dataset.bodyKey !== key) {
+    e.dataset.bodyKey = key;
+    const body = e.querySelector(".node-body");
+    body.replaceChildren();
+    fillBody(body, n);
+  }
+}
+
+function place(e, n) {
+  e.style.left = n.position.x + "px";
+  e.style.top = n.position.y + "px";
+  e.style.width = n.size.width + "px";
+  e.style.height = n.collapsed ? "auto" : n.size.height + "px";
+}
+
+function renderControls(box, n) {
+  box.replaceChildren();
+  const button = (text, title, cls, onClick) => {
+    const b = el("button", { type: "button", class: cls, title, "aria-label": title }, text);
+    b.addEventListener("click", (ev) => { ev.stopPropagation(); onClick(); });
+    box.append(b);
+  };
+  if (n.pinned) box.append(el("span", { class: "pin-indicator", title: "Pinned" }, "⊙"));
+  const inContext = S.pins.has(n.id);
+  button("✦", inContext ? "Remove from context" : "Add to context", "ctx-pin-btn" + (inContext ? " active" : ""),
+    () => toggleContextPin(n.id));
+  button(n.collapsed ? "▸" : "▾", n.collapsed ? "Expand" : "Collapse", "collapse-btn",
+    () => api("POST", "/api/canvas/update", { updates: [{ id: n.id, collapsed: !n.collapsed }] }));
+  if (n.type !== "status") {
+    button("×", "Close", "close-btn", () => {
+      elements.get(n.id)?.remove();
+      elements.delete(n.id);
+      S.nodes.delete(n.id);
+      api("DELETE", "/api/canvas/node/" + encodeURIComponent(n.id));
+    });
+  }
 }
 
 function fillBody(body, n) {
@@ -146,6 +319,7 @@ function fillBody(body, n) {
   switch (n.type) {
     case "markdown": case "prompt": case "response": case "context": case "ledger": case "trace":
       body.innerHTML = markdown(String(d.content ?? d.text ?? ""));
+      if (!body.innerHTML) body.append(el("div", { class: "node-meta" }, "Empty node"));
       return;
     case "status":
       body.append(el("div", {}, String(d.content ?? d.message ?? d.phase ?? "")));
@@ -156,7 +330,7 @@ function fillBody(body, n) {
       return;
     case "webpage":
       body.append(el("div", { class: "node-meta" }, d.url || ""));
-      if (d.content) body.innerHTML += markdown(String(d.content));
+      if (d.content) body.insertAdjacentHTML("beforeend", markdown(String(d.content)));
       return;
     case "image": {
       const src = String(d.src || d.content || "");
@@ -165,7 +339,7 @@ function fillBody(body, n) {
       return;
     }
     case "html": {
-      // No allow-scripts: stored HTML is shown, never run, in this page.
+      // Sandboxed without scripts: stored HTML is shown, never run here.
       const frame = el("iframe", { sandbox: "", title: titleOf(n) });
       frame.srcdoc = String(d.html ?? d.content ?? "");
       body.append(frame);
@@ -179,24 +353,23 @@ function fillBody(body, n) {
   }
 }
 
+const svgNS = "http://www.w3.org/2000/svg";
+
 function center(n) {
   return { x: n.position.x + n.size.width / 2, y: n.position.y + n.size.height / 2 };
 }
 
-const svgNS = "http://www.w3.org/2000/svg";
-
-function renderEdges(nodes, edges) {
+function renderEdges() {
   const svg = $(".edge-layer");
   svg.replaceChildren();
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  for (const e of edges) {
-    const a = byId.get(e.from), b = byId.get(e.to);
-    if (!a || !b) continue;
+  for (const e of S.edges) {
+    const a = S.nodes.get(e.from), b = S.nodes.get(e.to);
+    if (!a || !b || docked(a) || docked(b)) continue;
     const p = center(a), q = center(b);
     const line = document.createElementNS(svgNS, "line");
     line.setAttribute("x1", p.x); line.setAttribute("y1", p.y);
     line.setAttribute("x2", q.x); line.setAttribute("y2", q.y);
-    line.setAttribute("class", e.style || "solid");
+    line.setAttribute("class", `${e.style || "solid"} edge-${e.type}`);
     line.dataset.edgeId = e.id;
     svg.append(line);
     if (e.label) {
@@ -208,10 +381,10 @@ function renderEdges(nodes, edges) {
   }
 }
 
-function renderAnnotations(annotations) {
+function renderAnnotations() {
   const svg = $(".annotation-layer");
   svg.replaceChildren();
-  for (const a of annotations) {
+  for (const a of S.annotations) {
     const pts = a.points || [];
     if (pts.length === 0) continue;
     const color = !a.color || a.color === "currentColor" ? "var(--c-annotation)" : a.color;
@@ -238,54 +411,237 @@ function renderAnnotations(annotations) {
   }
 }
 
-// initialView is the stored viewport, unless that shows none of the board's
-// nodes: then the board is fitted to the window (local only).
-function initialView(layout) {
-  const v = { ...layout.viewport };
-  const board = (layout.nodes || []).filter((n) => !n.dockPosition);
-  if (board.length === 0) return v;
-  const W = innerWidth, H = innerHeight;
-  const visible = board.some((n) => {
-    const x = n.position.x * v.scale + v.x, y = n.position.y * v.scale + v.y;
-    return x < W && y < H && x + n.size.width * v.scale > 0 && y + n.size.height * v.scale > 0;
-  });
-  if (visible) return v;
-  const minX = Math.min(...board.map((n) => n.position.x)), minY = Math.min(...board.map((n) => n.position.y));
-  const maxX = Math.max(...board.map((n) => n.position.x + n.size.width));
-  const maxY = Math.max(...board.map((n) => n.position.y + n.size.height));
-  const pad = 60, top = 110; // clear of the toolbar and docked widgets
-  const scale = Math.min(1, Math.max(0.1, Math.min((W - 2 * pad) / (maxX - minX), (H - top - pad) / (maxY - minY))));
-  return { scale, x: pad - minX * scale, y: top - minY * scale };
-}
+// ---- the view ----
 
 function applyView() {
-  const v = state.view || { x: 0, y: 0, scale: 1 };
-  world.style.transform = `matrix(${v.scale},0,0,${v.scale},${v.x},${v.y})`;
+  const v = S.view;
+  world.style.transform = `matrix(${v.scale}, 0, 0, ${v.scale}, ${v.x}, ${v.y})`;
   $(".zoom-level").textContent = Math.round(v.scale * 100) + "%";
 }
 
-// Local pan (drag the background) and zoom (wheel), clamped like the
-// reference (0.1–4).
-let drag = null;
-viewport.addEventListener("pointerdown", (e) => {
-  if (e.target.closest(".canvas-node")) return;
-  drag = { x: e.clientX, y: e.clientY, v: { ...(state.view || { x: 0, y: 0, scale: 1 }) } };
-  viewport.classList.add("panning");
+const clampScale = (s) => Math.min(MAX_SCALE, Math.max(MIN_SCALE, s));
+
+// commitView persists the view: the server broadcasts it to every client.
+function commitView() {
+  const { x, y, scale } = S.view;
+  api("POST", "/api/canvas/viewport", { x, y, scale });
+}
+
+let animation = 0;
+function cancelAnimation() { cancelAnimationFrame(animation); animation = 0; }
+
+function animateView(target, ms = 300) {
+  cancelAnimation();
+  const from = { ...S.view }, t0 = performance.now();
+  const step = (now) => {
+    const k = Math.min(1, (now - t0) / ms), e = 1 - Math.pow(1 - k, 3);
+    S.view = { x: from.x + (target.x - from.x) * e, y: from.y + (target.y - from.y) * e,
+      scale: from.scale + (target.scale - from.scale) * e };
+    applyView();
+    if (k < 1) animation = requestAnimationFrame(step);
+    else { animation = 0; commitView(); }
+  };
+  animation = requestAnimationFrame(step);
+}
+
+function fitView() {
+  const nodes = [...S.nodes.values()];
+  if (nodes.length === 0) return;
+  const minX = Math.min(...nodes.map((n) => n.position.x)), minY = Math.min(...nodes.map((n) => n.position.y));
+  const maxX = Math.max(...nodes.map((n) => n.position.x + n.size.width));
+  const maxY = Math.max(...nodes.map((n) => n.position.y + n.size.height));
+  const pad = 60, W = viewportEl.clientWidth, H = viewportEl.clientHeight;
+  const scale = clampScale(Math.min(1, W / (maxX - minX + 2 * pad), H / (maxY - minY + 2 * pad)));
+  animateView({ scale, x: W / 2 - ((minX + maxX) / 2) * scale, y: H / 2 - ((minY + maxY) / 2) * scale });
+}
+
+function focusNode(id) {
+  const n = S.nodes.get(id);
+  if (!n) return;
+  const c = center(n), s = S.view.scale;
+  animateView({ scale: s, x: viewportEl.clientWidth / 2 - c.x * s, y: viewportEl.clientHeight / 2 - c.y * s });
+}
+
+function raise(id) {
+  S.raised.set(id, ++S.maxZ);
+  const e = elements.get(id);
+  if (e) e.style.zIndex = String(S.maxZ);
+}
+
+$(".nav-bar").addEventListener("click", (ev) => {
+  const action = ev.target.closest("button")?.dataset.action;
+  const v = S.view;
+  switch (action) {
+    case "fit": fitView(); break;
+    case "reset": animateView({ x: 0, y: 0, scale: 1 }, 250); break;
+    case "zoom-in": animateView({ ...v, scale: clampScale(v.scale * 1.25) }, 150); break;
+    case "zoom-out": animateView({ ...v, scale: clampScale(v.scale / 1.25) }, 150); break;
+    case "theme": {
+      const next = S.theme === "dark" ? "light" : "dark";
+      applyTheme(next);
+      api("POST", "/api/canvas/theme", { theme: next });
+      break;
+    }
+  }
 });
-addEventListener("pointermove", (e) => {
-  if (!drag) return;
-  state.view = { ...drag.v, x: drag.v.x + e.clientX - drag.x, y: drag.v.y + e.clientY - drag.y };
-  applyView();
+
+// ---- gestures ----
+
+const toWorld = (clientX, clientY) => {
+  const r = viewportEl.getBoundingClientRect();
+  return { x: (clientX - r.left - S.view.x) / S.view.scale, y: (clientY - r.top - S.view.y) / S.view.scale };
+};
+
+// Background drag pans; release commits.
+viewportEl.addEventListener("pointerdown", (ev) => {
+  if (ev.button !== 0 || ev.target !== viewportEl && ev.target !== world && !ev.target.closest("svg")) return;
+  cancelAnimation();
+  const start = { x: ev.clientX, y: ev.clientY, v: { ...S.view } };
+  viewportEl.setPointerCapture(ev.pointerId);
+  viewportEl.classList.add("panning");
+  let moved = false;
+  const move = (e) => {
+    moved = true;
+    S.view = { ...start.v, x: start.v.x + e.clientX - start.x, y: start.v.y + e.clientY - start.y };
+    applyView();
+  };
+  const up = () => {
+    viewportEl.removeEventListener("pointermove", move);
+    viewportEl.classList.remove("panning");
+    if (moved) commitView();
+  };
+  viewportEl.addEventListener("pointermove", move);
+  viewportEl.addEventListener("pointerup", up, { once: true });
+  viewportEl.addEventListener("pointercancel", up, { once: true });
 });
-addEventListener("pointerup", () => { drag = null; viewport.classList.remove("panning"); });
-viewport.addEventListener("wheel", (e) => {
-  e.preventDefault();
-  const v = state.view || { x: 0, y: 0, scale: 1 };
-  const scale = Math.min(4, Math.max(0.1, v.scale * Math.exp(-e.deltaY / 500)));
-  const k = scale / v.scale;
-  state.view = { scale, x: e.clientX - (e.clientX - v.x) * k, y: e.clientY - (e.clientY - v.y) * k };
+
+// Wheel: with Ctrl/⌘ (and trackpad pinch) zoom about the pointer, else pan.
+let wheelTimer = 0;
+viewportEl.addEventListener("wheel", (ev) => {
+  ev.preventDefault();
+  cancelAnimation();
+  const v = S.view;
+  if (ev.ctrlKey || ev.metaKey) {
+    const r = viewportEl.getBoundingClientRect();
+    const px = ev.clientX - r.left, py = ev.clientY - r.top;
+    const scale = clampScale(v.scale * (1 - ev.deltaY * 0.002));
+    const k = scale / v.scale;
+    S.view = { scale, x: px - (px - v.x) * k, y: py - (py - v.y) * k };
+  } else {
+    S.view = { ...v, x: v.x - ev.deltaX, y: v.y - ev.deltaY };
+  }
   applyView();
+  clearTimeout(wheelTimer);
+  wheelTimer = setTimeout(commitView, 140);
 }, { passive: false });
+
+// Double-click on the background creates a note there.
+viewportEl.addEventListener("dblclick", (ev) => {
+  if (ev.target !== viewportEl && ev.target !== world && !ev.target.closest("svg")) return;
+  const p = toWorld(ev.clientX, ev.clientY);
+  api("POST", "/api/canvas/node", { type: "markdown", title: "New note", x: Math.round(p.x - 260), y: Math.round(p.y - 180), width: 520, height: 360 });
+});
+
+// Drag by the title bar; a group carries its children. Nothing goes to the
+// server until release.
+function startDrag(ev, id) {
+  const n = S.nodes.get(id);
+  if (!n) return;
+  ev.preventDefault();
+  const movers = [n];
+  if (n.type === "group") {
+    for (const c of (n.data && n.data.children) || []) {
+      const child = S.nodes.get(c);
+      if (child && child.type !== "group") movers.push(child);
+    }
+  }
+  const origin = movers.map((m) => ({ m, x: m.position.x, y: m.position.y }));
+  const sx = ev.clientX, sy = ev.clientY;
+  document.documentElement.classList.add("is-node-dragging");
+  let moved = false;
+  const move = (e) => {
+    moved = true;
+    const dx = (e.clientX - sx) / S.view.scale, dy = (e.clientY - sy) / S.view.scale;
+    for (const o of origin) {
+      o.m.position = { x: Math.round(o.x + dx), y: Math.round(o.y + dy) };
+      const me = elements.get(o.m.id);
+      if (me) place(me, o.m);
+    }
+    renderEdges();
+  };
+  const up = () => {
+    removeEventListener("pointermove", move);
+    document.documentElement.classList.remove("is-node-dragging");
+    if (moved) api("POST", "/api/canvas/update", { updates: origin.map((o) => ({ id: o.m.id, position: o.m.position })) });
+  };
+  addEventListener("pointermove", move);
+  addEventListener("pointerup", up, { once: true });
+}
+
+function startResize(ev, id) {
+  const n = S.nodes.get(id);
+  if (!n) return;
+  ev.preventDefault();
+  ev.stopPropagation();
+  const w0 = n.size.width, h0 = n.size.height, sx = ev.clientX, sy = ev.clientY;
+  document.documentElement.classList.add("is-node-resizing");
+  let moved = false;
+  const move = (e) => {
+    moved = true;
+    n.size = { width: Math.max(MIN_W, Math.round(w0 + (e.clientX - sx) / S.view.scale)),
+      height: Math.max(MIN_H, Math.round(h0 + (e.clientY - sy) / S.view.scale)) };
+    const me = elements.get(id);
+    if (me) place(me, n);
+    renderEdges();
+  };
+  const up = async () => {
+    removeEventListener("pointermove", move);
+    document.documentElement.classList.remove("is-node-resizing");
+    if (!moved) return;
+    await api("PATCH", "/api/canvas/node/" + encodeURIComponent(id), { data: { userResized: true } });
+    api("POST", "/api/canvas/update", { updates: [{ id, size: n.size }] });
+  };
+  addEventListener("pointermove", move);
+  addEventListener("pointerup", up, { once: true });
+}
+
+function toggleContextPin(id) {
+  const pins = new Set(S.pins);
+  if (pins.has(id)) pins.delete(id); else pins.add(id);
+  S.pins = pins;
+  render();
+  api("POST", "/api/canvas/context-pins", { nodeIds: [...pins] });
+}
+
+$(".context-pin-clear").addEventListener("click", () => {
+  S.pins = new Set();
+  render();
+  api("POST", "/api/canvas/context-pins", { nodeIds: [] });
+});
+
+function rename(id, titleEl) {
+  const n = S.nodes.get(id);
+  if (!n || titleEl.querySelector("input")) return;
+  const input = el("input", { class: "node-title-input", value: titleOf(n) });
+  titleEl.replaceChildren(input);
+  input.focus();
+  input.select();
+  let done = false;
+  const finish = (save) => {
+    if (done) return;
+    done = true;
+    const value = input.value.trim();
+    titleEl.textContent = save && value ? value : titleOf(n);
+    if (save && value && value !== titleOf(n)) {
+      api("PATCH", "/api/canvas/node/" + encodeURIComponent(id), { title: value });
+    }
+  };
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") finish(true);
+    if (e.key === "Escape") finish(false);
+  });
+  input.addEventListener("blur", () => finish(true));
+}
 
 // markdown renders the common subset (headings, emphasis, code, links,
 // lists, tables, paragraphs) from escaped text, so stored content can never
@@ -330,4 +686,5 @@ function markdown(src) {
   return out.join("");
 }
 
+applyTheme(document.documentElement.dataset.theme || "dark");
 connect();

@@ -1,0 +1,230 @@
+package main
+
+// The workbench page as a human uses it: go-rod drives Debian's Chromium
+// with real mouse and keyboard input against the real server, and the test
+// checks what reached the server.
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/input"
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/pmxcanvas/pmx-canvas/internal/browsertest"
+)
+
+// js evaluates a function body in the page and returns its value as a
+// string (JSON for non-strings).
+func js(t *testing.T, page *rod.Page, body string) string {
+	t.Helper()
+	res, err := page.Eval("() => { " + body + " }")
+	if err != nil {
+		t.Fatalf("eval %q: %v", body, err)
+	}
+	if res.Value.Nil() {
+		return ""
+	}
+	if s, ok := res.Value.Val().(string); ok {
+		return s
+	}
+	return res.Value.JSON("", "")
+}
+
+// until polls cond until it holds or 10 s pass.
+func until(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// box returns the centre of an element's box and its bounds.
+func box(t *testing.T, page *rod.Page, selector string) (cx, cy float64, r proto.DOMRect) {
+	t.Helper()
+	el, err := page.Element(selector)
+	if err != nil {
+		t.Fatalf("%s: %v", selector, err)
+	}
+	shape, err := el.Shape()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := shape.Box()
+	if b == nil {
+		t.Fatalf("%s has no box on the screen", selector)
+	}
+	return b.X + b.Width/2, b.Y + b.Height/2, *b
+}
+
+func drag(t *testing.T, page *rod.Page, fromX, fromY, dx, dy float64) {
+	t.Helper()
+	m := page.Mouse
+	if err := m.MoveTo(proto.Point{X: fromX, Y: fromY}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Down(proto.InputMouseButtonLeft, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.MoveLinear(proto.Point{X: fromX + dx, Y: fromY + dy}, 8); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Up(proto.InputMouseButtonLeft, 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func click(t *testing.T, page *rod.Page, selector string, count int) {
+	t.Helper()
+	x, y, _ := box(t, page, selector)
+	if err := page.Mouse.MoveTo(proto.Point{X: x, Y: y}); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Mouse.Click(proto.InputMouseButtonLeft, count); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWorkbenchByHand(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	a := p.addNode(`{"type":"markdown","title":"Drag me","content":"# Alpha","x":100,"y":120,"width":400,"height":300}`)
+	b := p.addNode(`{"type":"markdown","title":"Close me","x":700,"y":120,"width":300,"height":200}`)
+	node := func(id string) map[string]any { return p.must(200, "GET", "/api/canvas/node/"+id, nil).body }
+	pos := func(id string) (float64, float64) {
+		n := node(id)["position"].(map[string]any)
+		return n["x"].(float64), n["y"].(float64)
+	}
+
+	page := browsertest.Open(t, p.url+"/workbench", 1280, 800)
+	nodeSel := func(id string) string { return fmt.Sprintf(`.canvas-node[data-node-id=%q]`, id) }
+	until(t, "the board", func() bool { return js(t, page, `return String(document.querySelectorAll(".canvas-node").length)`) == "2" })
+	if got := js(t, page, `return document.querySelector(".canvas-viewport > div").style.transform`); got != "matrix(1, 0, 0, 1, 0, 0)" {
+		t.Fatalf("world transform %q", got)
+	}
+	if got := js(t, page, `return document.querySelector(".status-dot").getAttribute("aria-label")`); got != "Canvas status: connected" {
+		t.Fatalf("status %q", got)
+	}
+	if got := js(t, page, `return document.querySelector(".counts").textContent`); got != "4 nodes" {
+		t.Fatalf("counts %q", got)
+	}
+
+	// Drag by the title bar: the server gets the new position on release.
+	x, y, _ := box(t, page, nodeSel(a)+" .node-title")
+	drag(t, page, x, y, 150, 80)
+	until(t, "the moved node on the server", func() bool { nx, ny := pos(a); return nx == 250 && ny == 200 })
+
+	// Resize by the corner handle; the size and userResized are stored.
+	hx, hy, _ := box(t, page, nodeSel(a)+" .node-resize-handle")
+	drag(t, page, hx, hy, 100, 50)
+	until(t, "the resized node", func() bool {
+		n := node(a)
+		s := n["size"].(map[string]any)
+		d, _ := n["data"].(map[string]any)
+		return s["width"] == 500.0 && s["height"] == 350.0 && d["userResized"] == true
+	})
+
+	// The context pin toggle (visible on hover) pins the node for agents.
+	click(t, page, nodeSel(a)+" .ctx-pin-btn", 1)
+	until(t, "the context pin", func() bool {
+		return strings.Contains(string(p.must(200, "GET", "/api/canvas/pinned-context", nil).raw), "Drag me")
+	})
+	until(t, "the pin bar", func() bool { return js(t, page, `return document.querySelector(".context-pin-text").textContent`) == "✦ 1 node in context" })
+
+	// Rename by double-clicking the title.
+	click(t, page, nodeSel(a)+" .node-title", 2)
+	until(t, "the rename input", func() bool { return js(t, page, `return String(!!document.querySelector(".node-title-input"))`) == "true" })
+	if err := page.Keyboard.Press(input.ControlLeft); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Keyboard.Type(input.KeyA); err != nil {
+		t.Fatal(err)
+	}
+	_ = page.Keyboard.Release(input.ControlLeft)
+	if err := page.InsertText("Renamed"); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Keyboard.Type(input.Enter); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the new title", func() bool { return node(a)["title"] == "Renamed" })
+
+	// Collapse, then close another node.
+	click(t, page, nodeSel(a)+" .collapse-btn", 1)
+	until(t, "the collapsed node", func() bool { return node(a)["collapsed"] == true })
+	click(t, page, nodeSel(b)+" .close-btn", 1)
+	until(t, "the closed node", func() bool { return p.do("GET", "/api/canvas/node/"+b, nil).status == 404 })
+
+	// The theme toggle changes the canvas's theme for everyone.
+	click(t, page, `[aria-label="Switch to light theme"]`, 1)
+	until(t, "the light theme", func() bool { return p.must(200, "GET", "/api/canvas/theme", nil).str("theme") == "light" })
+
+	// Zoom in (×1.25) and a wheel pan are committed as the canvas viewport.
+	click(t, page, `[aria-label="Zoom in"]`, 1)
+	until(t, "the zoom", func() bool {
+		v := p.state("")["viewport"].(map[string]any)
+		return v["scale"] == 1.25
+	})
+	if err := page.Mouse.MoveTo(proto.Point{X: 640, Y: 700}); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Mouse.Scroll(0, 100, 1); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the wheel pan", func() bool {
+		v := p.state("")["viewport"].(map[string]any)
+		return v["y"] == -100.0 && v["scale"] == 1.25
+	})
+
+	// Double-click on empty board creates a note there.
+	if err := page.Mouse.MoveTo(proto.Point{X: 1100, Y: 650}); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Mouse.Click(proto.InputMouseButtonLeft, 2); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the new note", func() bool {
+		for _, n := range nodesOf(p.state("")) {
+			if n["title"] == "New note" {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// An empty board shows the welcome card.
+func TestWorkbenchWelcome(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	page := browsertest.Open(t, p.url+"/workbench?canvas=empty", 1024, 700)
+	until(t, "the welcome card", func() bool {
+		return js(t, page, `const w = document.querySelector(".welcome-card"); return w && !w.hidden ? w.querySelector("strong").textContent : ""`) == "Shape What The Agent Sees"
+	})
+}
+
+// With --token the page authorises its writes with the token it was
+// opened with, on the canvas it was opened for.
+func TestWorkbenchWithTokenWrites(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "", "--token", "s3cret")
+	auth := []string{"Authorization", "Bearer s3cret"}
+	id := p.must(200, "POST", "/api/canvas/node?canvas=team", `{"type":"markdown","title":"Pin me","x":100,"y":120}`, auth...).str("id")
+	page := browsertest.Open(t, p.url+"/workbench?canvas=team&token=s3cret", 1280, 800)
+	sel := fmt.Sprintf(`.canvas-node[data-node-id=%q] .ctx-pin-btn`, id)
+	until(t, "the node", func() bool { return js(t, page, fmt.Sprintf(`return String(!!document.querySelector(%q))`, sel)) == "true" })
+	click(t, page, sel, 1)
+	until(t, "the pin on the team canvas", func() bool {
+		return strings.Contains(string(p.must(200, "GET", "/api/canvas/pinned-context?canvas=team", nil, auth...).raw), "Pin me")
+	})
+	if strings.Contains(string(p.must(200, "GET", "/api/canvas/pinned-context", nil, auth...).raw), "Pin me") {
+		t.Fatal("the pin landed on the main canvas")
+	}
+}
