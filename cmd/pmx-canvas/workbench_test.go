@@ -105,7 +105,9 @@ func TestWorkbenchByHand(t *testing.T) {
 
 	page := browsertest.Open(t, p.url+"/workbench", 1280, 800)
 	nodeSel := func(id string) string { return fmt.Sprintf(`.canvas-node[data-node-id=%q]`, id) }
-	until(t, "the board", func() bool { return js(t, page, `return String(document.querySelectorAll(".canvas-node").length)`) == "2" })
+	until(t, "the board", func() bool {
+		return js(t, page, `return String(document.querySelectorAll(".canvas-node").length)`) == "2"
+	})
 	if got := js(t, page, `return document.querySelector(".canvas-viewport > div").style.transform`); got != "matrix(1, 0, 0, 1, 0, 0)" {
 		t.Fatalf("world transform %q", got)
 	}
@@ -136,11 +138,15 @@ func TestWorkbenchByHand(t *testing.T) {
 	until(t, "the context pin", func() bool {
 		return strings.Contains(string(p.must(200, "GET", "/api/canvas/pinned-context", nil).raw), "Drag me")
 	})
-	until(t, "the pin bar", func() bool { return js(t, page, `return document.querySelector(".context-pin-text").textContent`) == "✦ 1 node in context" })
+	until(t, "the pin bar", func() bool {
+		return js(t, page, `return document.querySelector(".context-pin-text").textContent`) == "✦ 1 node in context"
+	})
 
 	// Rename by double-clicking the title.
 	click(t, page, nodeSel(a)+" .node-title", 2)
-	until(t, "the rename input", func() bool { return js(t, page, `return String(!!document.querySelector(".node-title-input"))`) == "true" })
+	until(t, "the rename input", func() bool {
+		return js(t, page, `return String(!!document.querySelector(".node-title-input"))`) == "true"
+	})
 	if err := page.Keyboard.Press(input.ControlLeft); err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +225,9 @@ func TestWorkbenchWithTokenWrites(t *testing.T) {
 	id := p.must(200, "POST", "/api/canvas/node?canvas=team", `{"type":"markdown","title":"Pin me","x":100,"y":120}`, auth...).str("id")
 	page := browsertest.Open(t, p.url+"/workbench?canvas=team&token=s3cret", 1280, 800)
 	sel := fmt.Sprintf(`.canvas-node[data-node-id=%q] .ctx-pin-btn`, id)
-	until(t, "the node", func() bool { return js(t, page, fmt.Sprintf(`return String(!!document.querySelector(%q))`, sel)) == "true" })
+	until(t, "the node", func() bool {
+		return js(t, page, fmt.Sprintf(`return String(!!document.querySelector(%q))`, sel)) == "true"
+	})
 	click(t, page, sel, 1)
 	until(t, "the pin on the team canvas", func() bool {
 		return strings.Contains(string(p.must(200, "GET", "/api/canvas/pinned-context?canvas=team", nil, auth...).raw), "Pin me")
