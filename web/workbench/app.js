@@ -42,8 +42,8 @@ app.innerHTML = `
         <span class="session-id hud-collapsible-text">…</span>
         <button type="button" data-action="fit" aria-label="Fit canvas" title="Fit canvas">⤧</button>
         <button type="button" data-action="reset" aria-label="Reset view" title="Reset view">⊡</button>
-        <button type="button" data-action="zoom-in" aria-label="Zoom in" title="Zoom in">＋</button>
-        <button type="button" data-action="zoom-out" aria-label="Zoom out" title="Zoom out">－</button>
+        <button type="button" data-action="zoom-in" aria-label="Zoom in" title="Zoom in">+</button>
+        <button type="button" data-action="zoom-out" aria-label="Zoom out" title="Zoom out">−</button>
         <span class="zoom-level hud-collapsible-text">100%</span>
         <button type="button" data-action="theme" class="theme-toggle"></button>
       </div>
