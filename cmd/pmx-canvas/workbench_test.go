@@ -236,3 +236,126 @@ func TestWorkbenchWithTokenWrites(t *testing.T) {
 		t.Fatal("the pin landed on the main canvas")
 	}
 }
+
+// chord presses key with Ctrl held.
+func chord(t *testing.T, page *rod.Page, key input.Key) {
+	t.Helper()
+	if err := page.Keyboard.Press(input.ControlLeft); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = page.Keyboard.Release(input.ControlLeft) }()
+	if err := page.Keyboard.Type(key); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func rightClick(t *testing.T, page *rod.Page, x, y float64) {
+	t.Helper()
+	if err := page.Mouse.MoveTo(proto.Point{X: x, Y: y}); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Mouse.Click(proto.InputMouseButtonRight, 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// menuItems lists the open context menu's items ("-" for separators).
+func menuItems(t *testing.T, page *rod.Page) string {
+	t.Helper()
+	return js(t, page, `const m = document.querySelector(".context-menu"); if (!m) return "";
+		return [...m.children].map(c => c.classList.contains("context-menu-separator") ? "-" : c.textContent).join("|")`)
+}
+
+func clickMenuItem(t *testing.T, page *rod.Page, label string) {
+	t.Helper()
+	js(t, page, fmt.Sprintf(`const b = [...document.querySelectorAll(".context-menu-item")].find(b => b.textContent === %q);
+		b.setAttribute("data-test-target", "1"); return ""`, label))
+	click(t, page, `[data-test-target="1"]`, 1)
+}
+
+func TestWorkbenchPaletteMenusAndKeys(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	alpha := p.addNode(`{"type":"markdown","title":"Alpha notes","x":100,"y":120,"width":300,"height":200}`)
+	p.addNode(`{"type":"markdown","title":"Beta plan","x":700,"y":120,"width":300,"height":200}`)
+	build := p.addNode(`{"type":"status","title":"Build","x":100,"y":500}`)
+	view := func() map[string]any { return p.state("")["viewport"].(map[string]any) }
+	page := browsertest.Open(t, p.url+"/workbench", 1280, 800)
+	until(t, "the board", func() bool {
+		return js(t, page, `return String(document.querySelectorAll(".canvas-node").length)`) == "3"
+	})
+
+	// Ctrl+K, type, Enter: the match glows, the rest dims, and the view
+	// centres on the chosen node (its centre 850,220 in a 1280×800 page).
+	chord(t, page, input.KeyK)
+	until(t, "the palette", func() bool {
+		return js(t, page, `return String(document.activeElement.className)`) == "command-palette-input"
+	})
+	if err := page.InsertText("beta"); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the highlight", func() bool {
+		return strings.Contains(js(t, page, fmt.Sprintf(`return document.querySelector('[data-node-id=%q]').className`, alpha)), "search-dimmed") &&
+			js(t, page, `return String(document.querySelectorAll(".canvas-node.search-match").length)`) == "1"
+	})
+	if got := js(t, page, `return document.querySelector(".command-palette-item .command-palette-label").textContent`); got != "Beta plan" {
+		t.Fatalf("first result %q", got)
+	}
+	if err := page.Keyboard.Type(input.Enter); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the focus on Beta", func() bool { v := view(); return v["x"] == -210.0 && v["y"] == 180.0 && v["scale"] == 1.0 })
+	if got := js(t, page, `return String(!!document.querySelector(".command-palette-backdrop") || !!document.querySelector(".search-dimmed"))`); got != "false" {
+		t.Fatal("the palette or its highlight stayed")
+	}
+
+	// Ctrl+0 resets the view.
+	chord(t, page, input.Digit0)
+	until(t, "the reset view", func() bool { v := view(); return v["x"] == 0.0 && v["y"] == 0.0 })
+
+	// The node menu: its items, and "Pin (exclude from auto-arrange)".
+	x, y, _ := box(t, page, fmt.Sprintf(`[data-node-id=%q] .node-body`, alpha))
+	rightClick(t, page, x, y)
+	if got := menuItems(t, page); got != "Focus|Collapse|Pin (exclude from auto-arrange)|Add to context|0 edges connected|-|Close" {
+		t.Fatalf("node menu %q", got)
+	}
+	clickMenuItem(t, page, "Pin (exclude from auto-arrange)")
+	until(t, "the pinned node", func() bool { return p.must(200, "GET", "/api/canvas/node/"+alpha, nil).body["pinned"] == true })
+
+	// A status node can be docked from its menu.
+	x, y, _ = box(t, page, fmt.Sprintf(`[data-node-id=%q] .node-body`, build))
+	rightClick(t, page, x, y)
+	if got := menuItems(t, page); !strings.HasSuffix(got, "|-|Dock left of toolbar|Dock right of toolbar") {
+		t.Fatalf("status menu %q", got)
+	}
+	clickMenuItem(t, page, "Dock left of toolbar")
+	until(t, "the docked node", func() bool { return p.must(200, "GET", "/api/canvas/node/"+build, nil).body["dockPosition"] == "left" })
+
+	// The board menu creates a group where it was opened; Escape closes a menu.
+	rightClick(t, page, 900, 600)
+	if got := menuItems(t, page); got != "New note|-|New group" {
+		t.Fatalf("board menu %q", got)
+	}
+	if err := page.Keyboard.Type(input.Escape); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the menu to close", func() bool { return menuItems(t, page) == "" })
+	rightClick(t, page, 900, 600)
+	clickMenuItem(t, page, "New group")
+	until(t, "the new group", func() bool {
+		for _, n := range nodesOf(p.state("")) {
+			if n["type"] == "group" && n["position"].(map[string]any)["x"] == 900.0 {
+				return true
+			}
+		}
+		return false
+	})
+
+	// Tab makes the first board node active.
+	if err := page.Keyboard.Type(input.Tab); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "an active node", func() bool {
+		return js(t, page, `return String(document.querySelectorAll(".canvas-node.active").length)`) == "1"
+	})
+}

@@ -3,6 +3,9 @@
 // the human's edits go to the same HTTP routes agents use, and come back as
 // the next layout. Pan and zoom are local until committed.
 
+import { showMenu, closeMenu } from "./menu.js";
+import { openPalette, closePalette, paletteOpen } from "./palette.js";
+
 const params = new URLSearchParams(location.search);
 const canvasId = params.get("canvas") || "";
 const token = params.get("token") || "";
@@ -27,6 +30,8 @@ const S = {
   theme: "dark",
   maxZ: 0,
   raised: new Map(),    // id -> client-only zIndex (bring to front)
+  active: null,         // the node last clicked or focused
+  highlight: null,      // palette matches (Set of ids) while a query is typed
 };
 
 // ---- the page shell ----
@@ -48,6 +53,7 @@ app.innerHTML = `
         <button type="button" data-action="theme" class="theme-toggle"></button>
       </div>
       <div class="canvas-toolbar action-bar" role="toolbar" aria-label="Canvas actions">
+        <button type="button" data-action="palette" aria-label="Search nodes and actions" title="Search nodes and actions (Ctrl+K)">⌕</button>
         <span class="counts hud-collapsible-text">Syncing canvas…</span>
       </div>
     </div>
@@ -129,6 +135,7 @@ function connect() {
     if (layout.edges) S.edges = layout.edges.filter((e) => S.nodes.has(e.from) && S.nodes.has(e.to));
     S.annotations = layout.annotations || [];
     S.pins = new Set([...S.pins].filter((id) => S.nodes.has(id)));
+    if (S.active && !S.nodes.has(S.active)) S.active = null;
     if (!S.synced) {
       // Only the first layout of a connection moves the view.
       S.view = { ...(layout.viewport || S.view) };
@@ -153,7 +160,7 @@ function connect() {
   on("theme-changed", (d) => d.theme && applyTheme(d.theme));
   on("canvas-focus-node", (d) => {
     if (!d.nodeId) return;
-    raise(d.nodeId);
+    activate(d.nodeId);
     if (!d.noPan) focusNode(d.nodeId);
   });
   es.onerror = () => {
@@ -237,6 +244,7 @@ function renderDocked(nodes) {
     const d = el("div", { class: "docked-node", "data-docked-node": "true", "data-node-id": n.id, "data-node-type": n.type });
     d.append(el("span", { class: "node-type-badge" }, TYPE_LABELS[n.type] || n.type));
     if (n.data && n.data.title) d.append(el("span", { class: "node-title" }, n.data.title));
+    d.addEventListener("contextmenu", (ev) => { ev.preventDefault(); nodeMenu(n.id, ev.clientX, ev.clientY); });
     (n.dockPosition === "left" ? left : right).append(d);
   }
 }
@@ -251,7 +259,8 @@ function createNode(n) {
   const handle = el("div", { class: "node-resize-handle" });
   e.append(bar, body, handle);
 
-  e.addEventListener("pointerdown", (ev) => { ev.stopPropagation(); raise(n.id); });
+  e.addEventListener("pointerdown", (ev) => { ev.stopPropagation(); activate(n.id); });
+  e.addEventListener("contextmenu", (ev) => { ev.preventDefault(); ev.stopPropagation(); nodeMenu(n.id, ev.clientX, ev.clientY); });
   bar.addEventListener("pointerdown", (ev) => {
     if (ev.button !== 0 || ev.target.closest("button, input")) return;
     startDrag(ev, n.id);
@@ -269,6 +278,9 @@ function updateNode(e, n) {
   e.classList.toggle("context-pinned", S.pins.has(n.id));
   e.classList.toggle("collapsed", collapsed);
   e.classList.toggle("strict-size", !!(n.data && n.data.strictSize));
+  e.classList.toggle("active", S.active === n.id);
+  e.classList.toggle("search-match", !!S.highlight && S.highlight.has(n.id));
+  e.classList.toggle("search-dimmed", !!S.highlight && !S.highlight.has(n.id));
   place(e, n);
   e.style.zIndex = String(S.raised.get(n.id) ?? n.zIndex ?? 0);
   const title = e.querySelector(".node-title");
@@ -303,15 +315,8 @@ function renderControls(box, n) {
   button("✦", inContext ? "Remove from context" : "Add to context", "ctx-pin-btn" + (inContext ? " active" : ""),
     () => toggleContextPin(n.id));
   button(n.collapsed ? "▸" : "▾", n.collapsed ? "Expand" : "Collapse", "collapse-btn",
-    () => api("POST", "/api/canvas/update", { updates: [{ id: n.id, collapsed: !n.collapsed }] }));
-  if (n.type !== "status") {
-    button("×", "Close", "close-btn", () => {
-      elements.get(n.id)?.remove();
-      elements.delete(n.id);
-      S.nodes.delete(n.id);
-      api("DELETE", "/api/canvas/node/" + encodeURIComponent(n.id));
-    });
-  }
+    () => setCollapsed(n.id, !n.collapsed));
+  if (n.type !== "status") button("×", "Close", "close-btn", () => closeNode(n.id));
 }
 
 function fillBody(body, n) {
@@ -468,20 +473,142 @@ function raise(id) {
   if (e) e.style.zIndex = String(S.maxZ);
 }
 
+$(".action-bar").addEventListener("click", (ev) => {
+  if (ev.target.closest("button")?.dataset.action === "palette") openPalette(paletteContext);
+});
+
 $(".nav-bar").addEventListener("click", (ev) => {
   const action = ev.target.closest("button")?.dataset.action;
-  const v = S.view;
   switch (action) {
     case "fit": fitView(); break;
     case "reset": animateView({ x: 0, y: 0, scale: 1 }, 250); break;
-    case "zoom-in": animateView({ ...v, scale: clampScale(v.scale * 1.25) }, 150); break;
-    case "zoom-out": animateView({ ...v, scale: clampScale(v.scale / 1.25) }, 150); break;
-    case "theme": {
-      const next = S.theme === "dark" ? "light" : "dark";
-      applyTheme(next);
-      api("POST", "/api/canvas/theme", { theme: next });
-      break;
+    case "zoom-in": zoomBy(1.25); break;
+    case "zoom-out": zoomBy(1 / 1.25); break;
+    case "theme": toggleTheme(); break;
+  }
+});
+
+function toggleTheme() {
+  const next = S.theme === "dark" ? "light" : "dark";
+  applyTheme(next);
+  api("POST", "/api/canvas/theme", { theme: next });
+}
+
+function zoomBy(factor) {
+  const v = S.view;
+  animateView({ ...v, scale: clampScale(v.scale * factor) }, 150);
+}
+
+// activate makes a node the active one and brings it to the front.
+function activate(id) {
+  const before = S.active;
+  S.active = id;
+  raise(id);
+  if (before !== id) {
+    elements.get(before)?.classList.remove("active");
+    elements.get(id)?.classList.add("active");
+  }
+}
+
+function newNote(at) {
+  const body = { type: "markdown", title: "New note", width: 520, height: 360 };
+  if (at) Object.assign(body, { x: Math.round(at.x - 260), y: Math.round(at.y - 180) });
+  api("POST", "/api/canvas/node", body);
+}
+
+const setCollapsed = (id, collapsed) => api("POST", "/api/canvas/update", { updates: [{ id, collapsed }] });
+
+function closeNode(id) {
+  elements.get(id)?.remove();
+  elements.delete(id);
+  S.nodes.delete(id);
+  api("DELETE", "/api/canvas/node/" + encodeURIComponent(id));
+}
+
+// nodeMenu is the right-click menu of a node (web-client.md §9.1).
+function nodeMenu(id, x, y) {
+  const n = S.nodes.get(id);
+  if (!n) return;
+  const edges = S.edges.filter((e) => e.from === id || e.to === id).length;
+  const items = [
+    { label: "Focus", run: () => { activate(id); focusNode(id); } },
+    { label: n.collapsed ? "Expand" : "Collapse", run: () => setCollapsed(id, !n.collapsed) },
+    { label: n.pinned ? "Unpin" : "Pin (exclude from auto-arrange)",
+      run: () => api("PATCH", "/api/canvas/node/" + encodeURIComponent(id), { pinned: !n.pinned }) },
+    { label: S.pins.has(id) ? "Remove from context" : "Add to context", run: () => toggleContextPin(id) },
+    { label: `${edges} ${edges === 1 ? "edge" : "edges"} connected`, info: true },
+  ];
+  const specific = [];
+  if (n.type === "group") {
+    const count = ((n.data && n.data.children) || []).length;
+    specific.push({ label: `Ungroup (${count} ${count === 1 ? "node" : "nodes"})`,
+      run: () => api("POST", "/api/canvas/group/ungroup", { groupId: id }) });
+  }
+  if (n.type === "status" || n.type === "ledger") {
+    if (docked(n)) specific.push({ label: "Undock to canvas", run: () => undock(n) });
+    else specific.push(
+      { label: "Dock left of toolbar", run: () => api("POST", "/api/canvas/update", { updates: [{ id, dockPosition: "left" }] }) },
+      { label: "Dock right of toolbar", run: () => api("POST", "/api/canvas/update", { updates: [{ id, dockPosition: "right" }] }) });
+  }
+  if (specific.length) items.push("-", ...specific);
+  if (n.type !== "status") items.push("-", { label: "Close", run: () => closeNode(id) });
+  showMenu(x, y, items);
+}
+
+// undock places a docked node in the middle of the current view.
+function undock(n) {
+  const c = toWorld(innerWidth / 2, innerHeight / 2);
+  api("POST", "/api/canvas/update", { updates: [{ id: n.id, dockPosition: null,
+    position: { x: Math.round(c.x - n.size.width / 2), y: Math.round(c.y - n.size.height / 2) } }] });
+}
+
+const paletteContext = {
+  nodes: () => [...S.nodes.values()],
+  labelOf: (n) => titleOf(n),
+  badgeOf: (n) => TYPE_LABELS[n.type] || n.type,
+  actions: [
+    { label: "New note (markdown node)", badge: "CREATE", run: () => newNote(null) },
+    { label: "Fit all nodes", badge: "VIEW", run: () => fitView() },
+    { label: "Auto-arrange (grid)", badge: "LAYOUT", run: () => api("POST", "/api/canvas/arrange", { layout: "grid" }) },
+    { label: "Auto-arrange (column)", badge: "LAYOUT", run: () => api("POST", "/api/canvas/arrange", { layout: "column" }) },
+    { label: "Toggle theme (dark/light)", badge: "THEME", run: () => toggleTheme() },
+  ],
+  focus: (id) => { activate(id); focusNode(id); },
+  highlight: (ids) => {
+    S.highlight = ids;
+    for (const [id, e] of elements) {
+      e.classList.toggle("search-match", !!ids && ids.has(id));
+      e.classList.toggle("search-dimmed", !!ids && !ids.has(id));
     }
+  },
+};
+
+// Keys (web-client.md §10.3, the parts this page has).
+addEventListener("keydown", (e) => {
+  const mod = e.ctrlKey || e.metaKey;
+  if (mod && e.key.toLowerCase() === "k") {
+    e.preventDefault();
+    if (paletteOpen()) closePalette(paletteContext); else openPalette(paletteContext);
+    return;
+  }
+  if (e.key === "Escape" && paletteOpen()) { closePalette(paletteContext); return; }
+  if (/^(INPUT|TEXTAREA)$/.test(document.activeElement?.tagName || "")) return;
+  if (mod && e.key === "0") { e.preventDefault(); animateView({ x: 0, y: 0, scale: 1 }, 250); return; }
+  if (mod && (e.key === "=" || e.key === "+")) { e.preventDefault(); zoomBy(1.25); return; }
+  if (mod && e.key === "-") { e.preventDefault(); zoomBy(1 / 1.25); return; }
+  if (e.key === "Escape") {
+    closeMenu();
+    if (S.active) { elements.get(S.active)?.classList.remove("active"); S.active = null; }
+    return;
+  }
+  if (e.key === "Tab") {
+    e.preventDefault();
+    const ids = [...S.nodes.values()].filter((n) => !docked(n)).map((n) => n.id);
+    if (ids.length === 0) return;
+    const i = ids.indexOf(S.active);
+    const next = i < 0 ? ids[e.shiftKey ? ids.length - 1 : 0] : ids[(i + (e.shiftKey ? -1 : 1) + ids.length) % ids.length];
+    activate(next);
+    focusNode(next);
   }
 });
 
@@ -496,6 +623,7 @@ const toWorld = (clientX, clientY) => {
 viewportEl.addEventListener("pointerdown", (ev) => {
   if (ev.button !== 0 || ev.target !== viewportEl && ev.target !== world && !ev.target.closest("svg")) return;
   cancelAnimation();
+  if (S.active) { elements.get(S.active)?.classList.remove("active"); S.active = null; }
   const start = { x: ev.clientX, y: ev.clientY, v: { ...S.view } };
   viewportEl.setPointerCapture(ev.pointerId);
   viewportEl.classList.add("panning");
@@ -535,11 +663,22 @@ viewportEl.addEventListener("wheel", (ev) => {
   wheelTimer = setTimeout(commitView, 140);
 }, { passive: false });
 
+// Right-click on the board: create things there (web-client.md §9.2).
+viewportEl.addEventListener("contextmenu", (ev) => {
+  if (ev.target.closest(".canvas-node")) return;
+  ev.preventDefault();
+  const p = toWorld(ev.clientX, ev.clientY);
+  showMenu(ev.clientX, ev.clientY, [
+    { label: "New note", run: () => newNote(p) },
+    "-",
+    { label: "New group", run: () => api("POST", "/api/canvas/group", { title: "Group", x: Math.round(p.x), y: Math.round(p.y), width: 600, height: 400 }) },
+  ]);
+});
+
 // Double-click on the background creates a note there.
 viewportEl.addEventListener("dblclick", (ev) => {
   if (ev.target !== viewportEl && ev.target !== world && !ev.target.closest("svg")) return;
-  const p = toWorld(ev.clientX, ev.clientY);
-  api("POST", "/api/canvas/node", { type: "markdown", title: "New note", x: Math.round(p.x - 260), y: Math.round(p.y - 180), width: 520, height: 360 });
+  newNote(toWorld(ev.clientX, ev.clientY));
 });
 
 // Drag by the title bar; a group carries its children. Nothing goes to the

@@ -1,0 +1,43 @@
+// Context menus (right-click on a node or on the board): a fixed list of
+// .context-menu-item buttons that closes on any click elsewhere or Escape.
+
+let open = null;
+
+export function closeMenu() {
+  if (open) { open.remove(); open = null; }
+}
+
+// showMenu opens a menu at a screen point. items: {label, run} or "-" for a
+// separator, or {label, info:true} for a line that only closes the menu.
+export function showMenu(x, y, items) {
+  closeMenu();
+  const menu = document.createElement("div");
+  menu.className = "context-menu";
+  menu.setAttribute("role", "menu");
+  for (const item of items) {
+    if (item === "-") {
+      menu.append(Object.assign(document.createElement("div"), { className: "context-menu-separator" }));
+      continue;
+    }
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "context-menu-item" + (item.info ? " info" : "");
+    b.setAttribute("role", "menuitem");
+    b.textContent = item.label;
+    b.addEventListener("click", (e) => {
+      e.stopPropagation();
+      closeMenu();
+      if (item.run) item.run();
+    });
+    menu.append(b);
+  }
+  // Kept on screen, as if 240 px wide and 32 px per item.
+  const h = items.length * 32;
+  menu.style.left = Math.max(0, Math.min(x, innerWidth - 240)) + "px";
+  menu.style.top = Math.max(0, Math.min(y, innerHeight - h)) + "px";
+  document.body.append(menu);
+  open = menu;
+}
+
+addEventListener("pointerdown", (e) => { if (open && !open.contains(e.target)) closeMenu(); }, true);
+addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
