@@ -5,10 +5,10 @@
 // The page follows the canvas's event stream (a full layout after every
 // change) and sends the human's edits to the same HTTP routes agents use:
 // drag, resize, rename, collapse, close, context pins, theme, the viewport
-// (pan, wheel, zoom, fit), double-click to create a note. Parts of the
-// reference's workbench are not here yet (context menus, palette, minimap,
-// snapshots and AX panels, annotation tools, edge creation); see
-// docs/CHANGELOG.md "Not yet available".
+// (pan, wheel, zoom, fit), double-click to create a note, context menus,
+// the command palette and keys. Parts of the reference's workbench are not
+// here yet (minimap, snapshots and AX panels, annotation tools, edge
+// creation, selection); see docs/CHANGELOG.md "Not yet available".
 package web
 
 import (
@@ -19,5 +19,6 @@ import (
 //go:embed workbench
 var files embed.FS
 
-// Workbench is the workbench's files: index.html, app.js, app.css.
+// Workbench is the workbench's files: index.html, app.css, and the ES
+// modules app.js (state, rendering, gestures), menu.js and palette.js.
 var Workbench, _ = fs.Sub(files, "workbench")
