@@ -33,7 +33,7 @@ e2e:
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	@if command -v node >/dev/null 2>&1; then for f in web/workbench/*.js; do node --check $$f || exit 1; done; fi
+	@if command -v node >/dev/null 2>&1; then for f in web/workbench/*.js; do node --input-type=module --check < $$f || { echo "in $$f"; exit 1; }; done; fi
 
 ## bench: load figures for docs/benchmarks.md (see that file for the reading)
 bench: build
