@@ -46,22 +46,27 @@ func until(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// box returns the centre of an element's box and its bounds.
+// box returns the centre of an element's box and its bounds. The page
+// re-renders on every layout update, so an element found may be replaced
+// before it is measured: look again, for up to 5 s.
 func box(t *testing.T, page *rod.Page, selector string) (cx, cy float64, r proto.DOMRect) {
 	t.Helper()
-	el, err := page.Element(selector)
-	if err != nil {
-		t.Fatalf("%s: %v", selector, err)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		el, err := page.Element(selector)
+		if err != nil {
+			t.Fatalf("%s: %v", selector, err)
+		}
+		if shape, err := el.Shape(); err == nil {
+			if b := shape.Box(); b != nil {
+				return b.X + b.Width/2, b.Y + b.Height/2, *b
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s has no box on the screen", selector)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	shape, err := el.Shape()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := shape.Box()
-	if b == nil {
-		t.Fatalf("%s has no box on the screen", selector)
-	}
-	return b.X + b.Width/2, b.Y + b.Height/2, *b
 }
 
 func drag(t *testing.T, page *rod.Page, fromX, fromY, dx, dy float64) {

@@ -304,6 +304,11 @@ function place(e, n) {
 }
 
 function renderControls(box, n) {
+  // Rebuilt only when they change, so a button under the pointer survives
+  // the layout updates that keep arriving.
+  const key = [n.pinned, S.pins.has(n.id), n.collapsed, n.type].join();
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
   box.replaceChildren();
   const button = (text, title, cls, onClick) => {
     const b = el("button", { type: "button", class: cls, title, "aria-label": title }, text);
