@@ -6,9 +6,10 @@
 // change) and sends the human's edits to the same HTTP routes agents use:
 // drag, resize, rename, collapse, close, context pins, theme, the viewport
 // (pan, wheel, zoom, fit), double-click to create a note, context menus,
-// the command palette and keys. Parts of the reference's workbench are not
-// here yet (minimap, snapshots and AX panels, annotation tools, edge
-// creation, selection); see docs/CHANGELOG.md "Not yet available".
+// the command palette and keys, edges from ports, selection and lasso,
+// human ink. Parts of the reference's workbench are not here yet (minimap,
+// snapshots and AX panels, the expanded overlay); see docs/CHANGELOG.md
+// "Not yet available".
 package web
 
 import (
@@ -20,5 +21,6 @@ import (
 var files embed.FS
 
 // Workbench is the workbench's files: index.html, app.css, and the ES
-// modules app.js (state, rendering, gestures), menu.js and palette.js.
+// modules app.js (state, rendering, gestures), menu.js, palette.js and
+// annotate.js.
 var Workbench, _ = fs.Sub(files, "workbench")

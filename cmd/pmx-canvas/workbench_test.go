@@ -364,3 +364,129 @@ func TestWorkbenchPaletteMenusAndKeys(t *testing.T) {
 		return js(t, page, `return String(document.querySelectorAll(".canvas-node.active").length)`) == "1"
 	})
 }
+
+// withShift runs f with Shift held.
+func withShift(t *testing.T, page *rod.Page, f func()) {
+	t.Helper()
+	if err := page.Keyboard.Press(input.ShiftLeft); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = page.Keyboard.Release(input.ShiftLeft) }()
+	f()
+}
+
+func TestWorkbenchEdgesSelectionAndInk(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	a := p.addNode(`{"type":"markdown","title":"A","x":100,"y":120,"width":300,"height":200}`)
+	b := p.addNode(`{"type":"markdown","title":"B","x":600,"y":120,"width":300,"height":200}`)
+	c := p.addNode(`{"type":"markdown","title":"C","x":100,"y":450,"width":300,"height":200}`)
+	page := browsertest.Open(t, p.url+"/workbench", 1280, 800)
+	until(t, "the board", func() bool {
+		return js(t, page, `return String(document.querySelectorAll(".canvas-node").length)`) == "3"
+	})
+	sel := func(id, inner string) string { return fmt.Sprintf(`[data-node-id=%q] %s`, id, inner) }
+	edges := func() []any { e, _ := p.state("")["edges"].([]any); return e }
+
+	// Drag from A's right port onto B: a relation edge.
+	x, y, _ := box(t, page, sel(a, ".node-body"))
+	if err := page.Mouse.MoveTo(proto.Point{X: x, Y: y}); err != nil { // hover shows the ports
+		t.Fatal(err)
+	}
+	px, py, _ := box(t, page, sel(a, ".node-port-right"))
+	bx, by, _ := box(t, page, sel(b, ".node-body"))
+	drag(t, page, px, py, bx-px, by-py)
+	until(t, "the new edge", func() bool {
+		e := edges()
+		return len(e) == 1 && e[0].(map[string]any)["from"] == a && e[0].(map[string]any)["to"] == b &&
+			e[0].(map[string]any)["type"] == "relation"
+	})
+	p.must(200, "POST", "/api/canvas/edge", fmt.Sprintf(`{"from":%q,"to":%q,"type":"flow","label":"next"}`, b, c))
+	until(t, "both edges drawn", func() bool {
+		return js(t, page, `return [...document.querySelectorAll(".edge-layer line")].map(l => l.classList[1] + ":" + (l.getAttribute("marker-end") || "-")).join()`) ==
+			"edge-relation:-,edge-flow:url(#edge-arrow)"
+	})
+	if got := js(t, page, `return document.querySelector(".edge-layer .edge-label").textContent`); got != "next" {
+		t.Fatalf("edge label %q", got)
+	}
+
+	// Shift+click two bodies, then Group.
+	withShift(t, page, func() {
+		click(t, page, sel(a, ".node-body"), 1)
+		click(t, page, sel(b, ".node-body"), 1)
+	})
+	until(t, "the selection bar", func() bool {
+		return js(t, page, `return document.querySelector(".selection-bar").hidden ? "" : document.querySelector(".selection-text").textContent`) == "✦ 2 nodes selected"
+	})
+	click(t, page, `.selection-bar [data-sel="group"]`, 1)
+	until(t, "the group", func() bool {
+		for _, n := range nodesOf(p.state("")) {
+			if n["type"] == "group" {
+				kids := fmt.Sprint(n["data"].(map[string]any)["children"])
+				return strings.Contains(kids, a) && strings.Contains(kids, b)
+			}
+		}
+		return false
+	})
+
+	// Shift+drag a lasso around C, then pin the selection as context.
+	_, _, cr := box(t, page, sel(c, ".node-body"))
+	withShift(t, page, func() { drag(t, page, cr.X-20, cr.Y-60, cr.Width+40, cr.Height+80) })
+	until(t, "the lasso selection", func() bool {
+		return js(t, page, `return [...document.querySelectorAll(".canvas-node.selected")].map(n => n.dataset.nodeId).join()`) == c
+	})
+	click(t, page, `.selection-bar [data-sel="pin"]`, 1)
+	until(t, "C in context", func() bool {
+		return strings.Contains(string(p.must(200, "GET", "/api/canvas/pinned-context", nil).raw), c)
+	})
+
+	// Ink: a pen stroke, a text note, then the eraser removes the stroke.
+	annotations := func() []any { v, _ := p.state("")["annotations"].([]any); return v }
+	click(t, page, `[aria-label="Annotate canvas"]`, 1)
+	if got := js(t, page, `return document.querySelector('[aria-label="Stop annotating"]').getAttribute("aria-pressed")`); got != "true" {
+		t.Fatalf("pen pressed %q", got)
+	}
+	drag(t, page, 700, 500, 200, 60)
+	until(t, "the stroke", func() bool { return len(annotations()) == 1 })
+	click(t, page, `[aria-label="Text annotations"]`, 1)
+	if err := page.Mouse.MoveTo(proto.Point{X: 800, Y: 700}); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Mouse.Click(proto.InputMouseButtonLeft, 1); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the text input", func() bool {
+		return js(t, page, `return String(document.activeElement.className)`) == "annotation-text-input"
+	})
+	if err := page.InsertText("look here"); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Keyboard.Type(input.Enter); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the text note", func() bool {
+		for _, an := range annotations() {
+			if an.(map[string]any)["text"] == "look here" {
+				return true
+			}
+		}
+		return false
+	})
+	click(t, page, `[aria-label="Erase annotations"]`, 1)
+	if err := page.Mouse.MoveTo(proto.Point{X: 800, Y: 530}); err != nil { // on the stroke's middle
+		t.Fatal(err)
+	}
+	if err := page.Mouse.Click(proto.InputMouseButtonLeft, 1); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the erased stroke", func() bool {
+		v := annotations()
+		return len(v) == 1 && v[0].(map[string]any)["type"] == "text"
+	})
+	if err := page.Keyboard.Type(input.Escape); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the tool off", func() bool {
+		return js(t, page, `return String(document.querySelector(".annotation-capture-layer").hidden)`) == "true"
+	})
+}

@@ -5,6 +5,7 @@
 
 import { showMenu, closeMenu } from "./menu.js";
 import { openPalette, closePalette, paletteOpen } from "./palette.js";
+import { setupAnnotations } from "./annotate.js";
 
 const params = new URLSearchParams(location.search);
 const canvasId = params.get("canvas") || "";
@@ -32,6 +33,7 @@ const S = {
   raised: new Map(),    // id -> client-only zIndex (bring to front)
   active: null,         // the node last clicked or focused
   highlight: null,      // palette matches (Set of ids) while a query is typed
+  selected: new Set(),  // multi-selection (Shift+click, lasso)
 };
 
 // ---- the page shell ----
@@ -53,6 +55,7 @@ app.innerHTML = `
         <button type="button" data-action="theme" class="theme-toggle"></button>
       </div>
       <div class="canvas-toolbar action-bar" role="toolbar" aria-label="Canvas actions">
+        <span class="annotation-tools"></span>
         <button type="button" data-action="palette" aria-label="Search nodes and actions" title="Search nodes and actions (Ctrl+K)">⌕</button>
         <span class="counts hud-collapsible-text">Syncing canvas…</span>
       </div>
@@ -62,10 +65,18 @@ app.innerHTML = `
   <div class="canvas-viewport" tabindex="0">
     <div class="world">
       <svg class="edge-layer" aria-label="Canvas connections"></svg>
-      <svg class="annotation-layer"></svg>
+      <svg class="connect-preview"></svg>
       <div class="nodes"></div>
+      <svg class="annotation-layer"></svg>
+      <svg class="annotation-draft-layer"></svg>
     </div>
+    <div class="lasso-rect" hidden></div>
   </div>
+  <div class="selection-bar" hidden><span class="selection-text"></span>
+    <button type="button" data-sel="pin">Pin as context</button>
+    <button type="button" data-sel="group">Group</button>
+    <button type="button" data-sel="connect">Connect</button>
+    <button type="button" data-sel="clear" title="Clear selection" aria-label="Clear selection">×</button></div>
   <div class="context-pin-bar" hidden><span class="context-pin-text"></span>
     <button type="button" class="context-pin-clear" title="Clear all context pins">×</button></div>
   <div class="welcome-card" hidden>
@@ -231,6 +242,8 @@ function render() {
   pinBar.hidden = S.pins.size === 0;
   $(".context-pin-text").textContent = `✦ ${S.pins.size} ${S.pins.size === 1 ? "node" : "nodes"} in context`;
   $(".welcome-card").hidden = board.length > 0;
+  S.selected = new Set([...S.selected].filter((id) => S.nodes.has(id)));
+  renderSelectionBar();
   applyView();
 }
 
@@ -259,7 +272,16 @@ function createNode(n) {
   const handle = el("div", { class: "node-resize-handle" });
   e.append(bar, body, handle);
 
-  e.addEventListener("pointerdown", (ev) => { ev.stopPropagation(); activate(n.id); });
+  e.addEventListener("pointerdown", (ev) => {
+    ev.stopPropagation();
+    if (ev.shiftKey && !ev.target.closest(".node-titlebar")) { ev.preventDefault(); toggleSelected(n.id); }
+    else activate(n.id);
+  });
+  for (const side of ["top", "right", "bottom", "left"]) {
+    const port = el("div", { class: `node-port node-port-${side}`, title: "Drag to connect" });
+    port.addEventListener("pointerdown", (ev) => { if (ev.button === 0) startConnect(ev, n.id); });
+    e.append(port);
+  }
   e.addEventListener("contextmenu", (ev) => { ev.preventDefault(); ev.stopPropagation(); nodeMenu(n.id, ev.clientX, ev.clientY); });
   bar.addEventListener("pointerdown", (ev) => {
     if (ev.button !== 0 || ev.target.closest("button, input")) return;
@@ -279,6 +301,7 @@ function updateNode(e, n) {
   e.classList.toggle("collapsed", collapsed);
   e.classList.toggle("strict-size", !!(n.data && n.data.strictSize));
   e.classList.toggle("active", S.active === n.id);
+  e.classList.toggle("selected", S.selected.has(n.id));
   e.classList.toggle("search-match", !!S.highlight && S.highlight.has(n.id));
   e.classList.toggle("search-dimmed", !!S.highlight && !S.highlight.has(n.id));
   place(e, n);
@@ -369,24 +392,47 @@ function center(n) {
   return { x: n.position.x + n.size.width / 2, y: n.position.y + n.size.height / 2 };
 }
 
+// exitPoint is where the line from a's centre towards b leaves a's box.
+function exitPoint(a, towards) {
+  const c = center(a), dx = towards.x - c.x, dy = towards.y - c.y;
+  if (dx === 0 && dy === 0) return c;
+  const t = Math.min(dx ? a.size.width / 2 / Math.abs(dx) : Infinity, dy ? a.size.height / 2 / Math.abs(dy) : Infinity);
+  return { x: c.x + dx * t, y: c.y + dy * t };
+}
+
+const svg = (tag, attrs) => {
+  const n = document.createElementNS(svgNS, tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  return n;
+};
+
 function renderEdges() {
-  const svg = $(".edge-layer");
-  svg.replaceChildren();
+  const layerSVG = $(".edge-layer");
+  layerSVG.replaceChildren();
+  const marker = svg("marker", { id: "edge-arrow", viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "7",
+    markerHeight: "7", orient: "auto-start-reverse" });
+  marker.append(svg("path", { d: "M0 0 L10 5 L0 10 z", class: "edge-arrowhead" }));
+  const defs = svg("defs", {});
+  defs.append(marker);
+  layerSVG.append(defs);
   for (const e of S.edges) {
     const a = S.nodes.get(e.from), b = S.nodes.get(e.to);
     if (!a || !b || docked(a) || docked(b)) continue;
-    const p = center(a), q = center(b);
-    const line = document.createElementNS(svgNS, "line");
-    line.setAttribute("x1", p.x); line.setAttribute("y1", p.y);
-    line.setAttribute("x2", q.x); line.setAttribute("y2", q.y);
-    line.setAttribute("class", `${e.style || "solid"} edge-${e.type}`);
+    const p = exitPoint(a, center(b)), q = exitPoint(b, center(a));
+    const style = e.style || (e.type === "references" ? "dashed" : "solid");
+    const cls = ["edge", `edge-${e.type}`, style];
+    if (S.active && (e.from === S.active || e.to === S.active)) cls.push("edge-active");
+    else if (S.active) cls.push("edge-dimmed");
+    const line = svg("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: cls.join(" ") });
+    if (e.type === "flow" || e.type === "depends-on") line.setAttribute("marker-end", "url(#edge-arrow)");
     line.dataset.edgeId = e.id;
-    svg.append(line);
+    layerSVG.append(line);
     if (e.label) {
-      const t = document.createElementNS(svgNS, "text");
-      t.setAttribute("x", (p.x + q.x) / 2); t.setAttribute("y", (p.y + q.y) / 2);
+      const mx = (p.x + q.x) / 2, my = (p.y + q.y) / 2, w = 7 * e.label.length + 16;
+      layerSVG.append(svg("rect", { class: "edge-label-bg", x: mx - w / 2, y: my - 10, width: w, height: 20, rx: 4 }));
+      const t = svg("text", { class: "edge-label", x: mx, y: my + 4, "text-anchor": "middle" });
       t.textContent = e.label;
-      svg.append(t);
+      layerSVG.append(t);
     }
   }
 }
@@ -512,6 +558,7 @@ function activate(id) {
   if (before !== id) {
     elements.get(before)?.classList.remove("active");
     elements.get(id)?.classList.add("active");
+    renderEdges();
   }
 }
 
@@ -603,6 +650,7 @@ addEventListener("keydown", (e) => {
   if (mod && e.key === "-") { e.preventDefault(); zoomBy(1 / 1.25); return; }
   if (e.key === "Escape") {
     closeMenu();
+    if (S.selected.size) { clearSelection(); return; }
     if (S.active) { elements.get(S.active)?.classList.remove("active"); S.active = null; }
     return;
   }
@@ -627,8 +675,10 @@ const toWorld = (clientX, clientY) => {
 // Background drag pans; release commits.
 viewportEl.addEventListener("pointerdown", (ev) => {
   if (ev.button !== 0 || ev.target !== viewportEl && ev.target !== world && !ev.target.closest("svg")) return;
+  if (ev.shiftKey) { ev.preventDefault(); startLasso(ev); return; }
   cancelAnimation();
-  if (S.active) { elements.get(S.active)?.classList.remove("active"); S.active = null; }
+  if (S.active) { elements.get(S.active)?.classList.remove("active"); S.active = null; renderEdges(); }
+  if (S.selected.size) clearSelection();
   const start = { x: ev.clientX, y: ev.clientY, v: { ...S.view } };
   viewportEl.setPointerCapture(ev.pointerId);
   viewportEl.classList.add("panning");
@@ -667,6 +717,112 @@ viewportEl.addEventListener("wheel", (ev) => {
   clearTimeout(wheelTimer);
   wheelTimer = setTimeout(commitView, 140);
 }, { passive: false });
+
+// ---- selection (Shift+click, Shift+drag lasso) ----
+
+function toggleSelected(id) {
+  if (S.selected.has(id)) S.selected.delete(id); else S.selected.add(id);
+  elements.get(id)?.classList.toggle("selected", S.selected.has(id));
+  renderSelectionBar();
+}
+
+function clearSelection() {
+  for (const id of S.selected) elements.get(id)?.classList.remove("selected");
+  S.selected = new Set();
+  renderSelectionBar();
+}
+
+function renderSelectionBar() {
+  const bar = $(".selection-bar"), n = S.selected.size;
+  bar.hidden = n === 0;
+  $(".selection-text").textContent = `✦ ${n} ${n === 1 ? "node" : "nodes"} selected`;
+  for (const b of bar.querySelectorAll('[data-sel="group"], [data-sel="connect"]')) b.hidden = n < 2;
+}
+
+$(".selection-bar").addEventListener("click", async (ev) => {
+  const what = ev.target.closest("button")?.dataset.sel;
+  const ids = [...S.selected];
+  switch (what) {
+    case "pin": {
+      const pins = new Set([...S.pins, ...ids]);
+      S.pins = pins;
+      api("POST", "/api/canvas/context-pins", { nodeIds: [...pins] });
+      break;
+    }
+    case "group":
+      api("POST", "/api/canvas/group", { title: "Group", childIds: ids });
+      break;
+    case "connect":
+      for (let i = 0; i < ids.length; i++) {
+        for (let j = i + 1; j < ids.length; j++) await api("POST", "/api/canvas/edge", { from: ids[i], to: ids[j], type: "relation" });
+      }
+      break;
+    case "clear":
+      break;
+    default:
+      return;
+  }
+  clearSelection();
+  render();
+});
+
+function startLasso(ev) {
+  const rect = $(".lasso-rect"), r0 = viewportEl.getBoundingClientRect();
+  const sx = ev.clientX, sy = ev.clientY;
+  viewportEl.setPointerCapture(ev.pointerId);
+  const box = (e) => ({ x: Math.min(sx, e.clientX), y: Math.min(sy, e.clientY), w: Math.abs(e.clientX - sx), h: Math.abs(e.clientY - sy) });
+  const move = (e) => {
+    const b = box(e);
+    rect.hidden = false;
+    Object.assign(rect.style, { left: b.x - r0.left + "px", top: b.y - r0.top + "px", width: b.w + "px", height: b.h + "px" });
+  };
+  const up = (e) => {
+    viewportEl.removeEventListener("pointermove", move);
+    rect.hidden = true;
+    const b = box(e);
+    if (b.w <= 5 && b.h <= 5) return;
+    const p = toWorld(b.x, b.y), q = toWorld(b.x + b.w, b.y + b.h);
+    clearSelection();
+    for (const n of S.nodes.values()) {
+      if (docked(n)) continue;
+      if (n.position.x < q.x && n.position.x + n.size.width > p.x && n.position.y < q.y && n.position.y + n.size.height > p.y) {
+        S.selected.add(n.id);
+        elements.get(n.id)?.classList.add("selected");
+      }
+    }
+    renderSelectionBar();
+  };
+  viewportEl.addEventListener("pointermove", move);
+  viewportEl.addEventListener("pointerup", up, { once: true });
+}
+
+// ---- edges from ports ----
+
+// startConnect drags a preview line from a node's port; dropped on another
+// board node it creates a relation edge (web-client.md §6.2).
+function startConnect(ev, fromId) {
+  ev.preventDefault();
+  ev.stopPropagation();
+  const from = S.nodes.get(fromId);
+  if (!from) return;
+  const preview = $(".connect-preview");
+  const start = center(from);
+  const move = (e) => {
+    const p = toWorld(e.clientX, e.clientY);
+    preview.replaceChildren(svg("line", { x1: start.x, y1: start.y, x2: p.x, y2: p.y, class: "connect-line" }),
+      svg("circle", { cx: p.x, cy: p.y, r: 5, class: "connect-dot" }));
+  };
+  const up = (e) => {
+    removeEventListener("pointermove", move);
+    preview.replaceChildren();
+    const p = toWorld(e.clientX, e.clientY);
+    const target = [...S.nodes.values()].find((n) => n.id !== fromId && !docked(n) &&
+      p.x >= n.position.x && p.x <= n.position.x + n.size.width && p.y >= n.position.y && p.y <= n.position.y + n.size.height);
+    if (target) api("POST", "/api/canvas/edge", { from: fromId, to: target.id, type: "relation" });
+  };
+  addEventListener("pointermove", move);
+  addEventListener("pointerup", up, { once: true });
+}
 
 // Right-click on the board: create things there (web-client.md §9.2).
 viewportEl.addEventListener("contextmenu", (ev) => {
@@ -829,6 +985,11 @@ function markdown(src) {
   }
   return out.join("");
 }
+
+setupAnnotations($(".annotation-tools"), {
+  viewportEl, draft: $(".annotation-draft-layer"), toWorld, scale: () => S.view.scale,
+  annotations: () => S.annotations, api,
+});
 
 applyTheme(document.documentElement.dataset.theme || "dark");
 connect();
