@@ -7,9 +7,9 @@
 // drag, resize, rename, collapse, close, context pins, theme, the viewport
 // (pan, wheel, zoom, fit), double-click to create a note, context menus,
 // the command palette and keys, edges from ports, selection and lasso,
-// human ink. Parts of the reference's workbench are not here yet (minimap,
-// snapshots and AX panels, the expanded overlay); see docs/CHANGELOG.md
-// "Not yet available".
+// human ink, snapshots, the minimap. Parts of the reference's workbench are
+// not here yet (AX panels, the attention field, the expanded overlay); see
+// docs/CHANGELOG.md "Not yet available".
 package web
 
 import (
@@ -21,6 +21,6 @@ import (
 var files embed.FS
 
 // Workbench is the workbench's files: index.html, app.css, and the ES
-// modules app.js (state, rendering, gestures), menu.js, palette.js and
-// annotate.js.
+// modules app.js (state, rendering, gestures), menu.js, palette.js,
+// annotate.js, snapshots.js and minimap.js.
 var Workbench, _ = fs.Sub(files, "workbench")

@@ -490,3 +490,91 @@ func TestWorkbenchEdgesSelectionAndInk(t *testing.T) {
 		return js(t, page, `return String(document.querySelector(".annotation-capture-layer").hidden)`) == "true"
 	})
 }
+
+func TestWorkbenchSnapshotsMinimapAndShortcuts(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	a := p.addNode(`{"type":"markdown","title":"Keep me here","x":100,"y":120,"width":300,"height":200}`)
+	page := browsertest.Open(t, p.url+"/workbench", 1280, 800)
+	until(t, "the board", func() bool {
+		return js(t, page, `return String(document.querySelectorAll(".canvas-node").length)`) == "1"
+	})
+	snapshots := func() []any {
+		var list []any
+		_ = jsonUnmarshal(string(p.must(200, "GET", "/api/canvas/snapshots?all=true", nil).raw), &list)
+		return list
+	}
+
+	// Save a snapshot from the panel, move the node away, restore it.
+	click(t, page, `[aria-label="Snapshots"]`, 1)
+	until(t, "the snapshot name field", func() bool { return js(t, page, `return String(document.activeElement.className)`) == "snapshot-name" })
+	if err := page.InsertText("before"); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Keyboard.Type(input.Enter); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the saved snapshot", func() bool { s := snapshots(); return len(s) == 1 && s[0].(map[string]any)["name"] == "before" })
+	until(t, "the listed snapshot", func() bool {
+		return js(t, page, `return document.querySelector(".snapshot-row-name")?.textContent || ""`) == "before"
+	})
+	p.must(200, "PATCH", "/api/canvas/node/"+a, `{"position":{"x":900,"y":500}}`)
+	click(t, page, ".snapshot-restore", 1)
+	click(t, page, ".snapshot-confirm", 1)
+	until(t, "the restored position", func() bool {
+		pos := p.must(200, "GET", "/api/canvas/node/"+a, nil).body["position"].(map[string]any)
+		return pos["x"] == 100.0 && pos["y"] == 120.0
+	})
+	until(t, "the panel to close", func() bool {
+		return js(t, page, `return String(!!document.querySelector(".snapshot-panel"))`) == "false"
+	})
+	click(t, page, `[aria-label="Snapshots"]`, 1)
+	until(t, "the list", func() bool {
+		return js(t, page, `return String(!!document.querySelector(".snapshot-delete"))`) == "true"
+	})
+	click(t, page, ".snapshot-delete", 1)
+	click(t, page, ".snapshot-confirm", 1)
+	until(t, "the deleted snapshot", func() bool { return len(snapshots()) == 0 })
+	if err := page.Keyboard.Type(input.Escape); err != nil {
+		t.Fatal(err)
+	}
+
+	// The minimap: a click centres the view on that point of the board.
+	until(t, "the minimap", func() bool { return js(t, page, `return String(!document.querySelector(".minimap").hidden)`) == "true" })
+	_, _, mr := box(t, page, ".minimap")
+	if err := page.Mouse.MoveTo(proto.Point{X: mr.X + mr.Width - 10, Y: mr.Y + mr.Height - 10}); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Mouse.Click(proto.InputMouseButtonLeft, 1); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the view to move", func() bool {
+		v := p.state("")["viewport"].(map[string]any)
+		return v["x"].(float64) < 0 && v["y"].(float64) < 0
+	})
+	click(t, page, `[aria-label="Hide minimap"]`, 1)
+	if got := js(t, page, `return String(document.querySelector(".minimap").hidden) + " " + String(!!document.querySelector('[aria-label="Show minimap"]'))`); got != "true true" {
+		t.Fatalf("minimap toggle %q", got)
+	}
+
+	// "?" opens the shortcut overlay, Esc closes it.
+	if err := page.Keyboard.Type(input.Key('?')); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the shortcut overlay", func() bool {
+		return js(t, page, `return document.querySelector(".shortcut-overlay strong")?.textContent || ""`) == "Keyboard Shortcuts"
+	})
+	if err := page.Keyboard.Type(input.Escape); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the overlay to close", func() bool {
+		return js(t, page, `return String(!!document.querySelector(".shortcut-overlay"))`) == "false"
+	})
+
+	// Arrange lays the board out on the server.
+	p.must(200, "PATCH", "/api/canvas/node/"+a, `{"position":{"x":3000,"y":3000}}`)
+	click(t, page, `[aria-label="Arrange layout"]`, 1)
+	until(t, "the arranged node", func() bool {
+		return p.must(200, "GET", "/api/canvas/node/"+a, nil).body["position"].(map[string]any)["x"] != 3000.0
+	})
+}

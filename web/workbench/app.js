@@ -6,6 +6,8 @@
 import { showMenu, closeMenu } from "./menu.js";
 import { openPalette, closePalette, paletteOpen } from "./palette.js";
 import { setupAnnotations } from "./annotate.js";
+import { toggleSnapshots } from "./snapshots.js";
+import { createMinimap } from "./minimap.js";
 
 const params = new URLSearchParams(location.search);
 const canvasId = params.get("canvas") || "";
@@ -52,11 +54,15 @@ app.innerHTML = `
         <button type="button" data-action="zoom-in" aria-label="Zoom in" title="Zoom in">+</button>
         <button type="button" data-action="zoom-out" aria-label="Zoom out" title="Zoom out">−</button>
         <span class="zoom-level hud-collapsible-text">100%</span>
+        <button type="button" data-action="arrange" aria-label="Arrange layout" title="Arrange layout">▦</button>
+        <button type="button" data-action="minimap" class="minimap-toggle active" aria-label="Hide minimap" title="Hide minimap">◫</button>
         <button type="button" data-action="theme" class="theme-toggle"></button>
+        <button type="button" data-action="snapshots" aria-label="Snapshots" title="Snapshots">⎙</button>
       </div>
       <div class="canvas-toolbar action-bar" role="toolbar" aria-label="Canvas actions">
         <span class="annotation-tools"></span>
         <button type="button" data-action="palette" aria-label="Search nodes and actions" title="Search nodes and actions (Ctrl+K)">⌕</button>
+        <button type="button" data-action="shortcuts" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">⌨</button>
         <span class="counts hud-collapsible-text">Syncing canvas…</span>
       </div>
     </div>
@@ -193,6 +199,7 @@ function setStatus(status) {
 
 function applyTheme(theme) {
   S.theme = theme;
+  minimap.draw();
   document.documentElement.dataset.theme = theme;
   const btn = $(".theme-toggle");
   const label = theme === "dark" ? "Switch to light theme" : "Switch to dark theme";
@@ -473,7 +480,17 @@ function applyView() {
   const v = S.view;
   world.style.transform = `matrix(${v.scale}, 0, 0, ${v.scale}, ${v.x}, ${v.y})`;
   $(".zoom-level").textContent = Math.round(v.scale * 100) + "%";
+  minimap.draw();
 }
+
+const minimap = createMinimap({
+  nodes: () => [...S.nodes.values()],
+  edges: () => S.edges,
+  view: () => S.view,
+  viewportSize: () => ({ w: viewportEl.clientWidth, h: viewportEl.clientHeight }),
+  centreOn: (x, y) => animateView({ scale: S.view.scale, x: viewportEl.clientWidth / 2 - x * S.view.scale,
+    y: viewportEl.clientHeight / 2 - y * S.view.scale }, 200),
+});
 
 const clampScale = (s) => Math.min(MAX_SCALE, Math.max(MIN_SCALE, s));
 
@@ -525,7 +542,9 @@ function raise(id) {
 }
 
 $(".action-bar").addEventListener("click", (ev) => {
-  if (ev.target.closest("button")?.dataset.action === "palette") openPalette(paletteContext);
+  const action = ev.target.closest("button")?.dataset.action;
+  if (action === "palette") openPalette(paletteContext);
+  if (action === "shortcuts") toggleShortcuts();
 });
 
 $(".nav-bar").addEventListener("click", (ev) => {
@@ -536,8 +555,49 @@ $(".nav-bar").addEventListener("click", (ev) => {
     case "zoom-in": zoomBy(1.25); break;
     case "zoom-out": zoomBy(1 / 1.25); break;
     case "theme": toggleTheme(); break;
+    case "arrange": api("POST", "/api/canvas/arrange", { layout: S.edges.length ? "flow" : "grid" }); break;
+    case "snapshots": toggleSnapshots(ev.target.closest("button"), api); break;
+    case "minimap": {
+      const shown = minimap.toggle(), b = ev.target.closest("button"), label = shown ? "Hide minimap" : "Show minimap";
+      b.classList.toggle("active", shown);
+      b.setAttribute("aria-label", label);
+      b.title = label;
+      break;
+    }
   }
 });
+
+// The shortcut overlay (web-client.md §10.2), for the keys this page has.
+function toggleShortcuts() {
+  const open = document.querySelector(".shortcut-overlay-backdrop");
+  if (open) { open.remove(); return; }
+  const mod = /Mac/.test(navigator.platform) ? "⌘" : "Ctrl";
+  const groups = {
+    Navigation: [[`${mod}+K`, "Command palette"], ["Tab / Shift+Tab", "Cycle nodes"], [`${mod}+0`, "Reset view"],
+      [`${mod}++ / ${mod}+−`, "Zoom in / out"], [`${mod}+wheel`, "Zoom about the pointer"]],
+    Creation: [["Double-click", "New note"], ["Drag port → node", "Connect"]],
+    Selection: [["Click", "Focus"], ["Shift+Click", "Toggle selection"], ["Shift+Drag", "Lasso"], ["Esc", "Clear / close"]],
+    View: [["?", "This overlay"], ["Minimap click/drag", "Move the view"], ["Right-click", "Context menu"]],
+  };
+  const backdrop = el("div", { class: "shortcut-overlay-backdrop" });
+  const card = el("div", { class: "shortcut-overlay", role: "dialog", "aria-label": "Keyboard Shortcuts" });
+  card.append(el("strong", {}, "Keyboard Shortcuts"), el("div", { class: "shortcut-hint" }, "Press ? or Esc to close"));
+  const cols = el("div", { class: "shortcut-groups" });
+  for (const [name, rows] of Object.entries(groups)) {
+    const g = el("div", { class: "shortcut-group" });
+    g.append(el("h4", {}, name));
+    for (const [key, what] of rows) {
+      const row = el("div", { class: "shortcut-row" });
+      row.append(el("kbd", {}, key), el("span", {}, what));
+      g.append(row);
+    }
+    cols.append(g);
+  }
+  card.append(cols);
+  backdrop.append(card);
+  backdrop.addEventListener("pointerdown", (e) => { if (e.target === backdrop) backdrop.remove(); });
+  document.body.append(backdrop);
+}
 
 function toggleTheme() {
   const next = S.theme === "dark" ? "light" : "dark";
@@ -644,7 +704,10 @@ addEventListener("keydown", (e) => {
     return;
   }
   if (e.key === "Escape" && paletteOpen()) { closePalette(paletteContext); return; }
+  const overlay = document.querySelector(".shortcut-overlay-backdrop");
+  if (e.key === "Escape" && overlay) { overlay.remove(); return; }
   if (/^(INPUT|TEXTAREA)$/.test(document.activeElement?.tagName || "")) return;
+  if (e.key === "?") { e.preventDefault(); toggleShortcuts(); return; }
   if (mod && e.key === "0") { e.preventDefault(); animateView({ x: 0, y: 0, scale: 1 }, 250); return; }
   if (mod && (e.key === "=" || e.key === "+")) { e.preventDefault(); zoomBy(1.25); return; }
   if (mod && e.key === "-") { e.preventDefault(); zoomBy(1 / 1.25); return; }
