@@ -239,13 +239,7 @@ func TestWebviewAtServerStart(t *testing.T) {
 		t.Fatal("no browser process uses the profile")
 	}
 	p.stop()
-	deadline := time.Now().Add(10 * time.Second)
-	for browsersUsing(t, profile) > 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the browser outlived the server")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	until(t, "the browser to end with the server", func() bool { return browsersUsing(t, profile) == 0 })
 
 	cmd := exec.Command(binary, "serve", "--port", "0", "--workspace", t.TempDir(), "--no-open",
 		"--webview-automation", "--webview-chrome-path", "/nonexistent/chromium")
@@ -270,13 +264,7 @@ func TestWebviewBrowserDiesWithAKilledServer(t *testing.T) {
 		t.Fatal("no browser process uses the profile")
 	}
 	p.kill()
-	deadline := time.Now().Add(10 * time.Second)
-	for browsersUsing(t, profile) > 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the browser outlived a killed server")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	until(t, "the browser to end with the killed server", func() bool { return browsersUsing(t, profile) == 0 })
 }
 
 // Without a browser the status says so and a start answers 501; no

@@ -578,3 +578,23 @@ func TestWorkbenchSnapshotsMinimapAndShortcuts(t *testing.T) {
 		return p.must(200, "GET", "/api/canvas/node/"+a, nil).body["position"].(map[string]any)["x"] != 3000.0
 	})
 }
+
+// Stored content is shown, never run: markup in markdown is text, links
+// are http(s) only, and html nodes render in a sandbox without scripts.
+func TestWorkbenchEscapesContent(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	md := p.addNode(`{"type":"markdown","title":"Evil","x":100,"y":120,"content":"<img src=x onerror=\"window.__pwned=1\"> [x](javascript:window.__pwned=2) [ok](https://example.com)"}`)
+	p.addNode(`{"type":"html","title":"Surface","x":800,"y":120,"html":"<script>parent.__pwned=3</script><p>hi</p>"}`)
+	page := browsertest.Open(t, p.url+"/workbench", 1280, 800)
+	until(t, "the board", func() bool {
+		return js(t, page, `return String(document.querySelectorAll(".canvas-node").length)`) == "2"
+	})
+	time.Sleep(300 * time.Millisecond) // give any injected handler a chance to run
+	got := js(t, page, fmt.Sprintf(`const b = document.querySelector('[data-node-id=%q] .node-body');
+		return [String(window.__pwned), b.querySelectorAll("img").length, [...b.querySelectorAll("a")].map(a => a.href).join(),
+			document.querySelector("iframe").getAttribute("sandbox")].join("|")`, md))
+	if got != "undefined|0|https://example.com/|" {
+		t.Fatalf("escaping: %s", got)
+	}
+}
