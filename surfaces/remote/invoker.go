@@ -80,9 +80,10 @@ func (c *Client) Invoke(ctx context.Context, env *messages.Envelope) (*messages.
 		return nil, decodeError(res.StatusCode, code, body)
 	}
 	reply := &messages.Reply{Status: res.StatusCode, Body: json.RawMessage(body)}
-	if !json.Valid(body) {
-		// A binary reply (a screenshot) stays bytes.
-		reply.Body = &messages.Blob{ContentType: res.Header.Get("Content-Type"), Data: body}
+	if ct := res.Header.Get("Content-Type"); strings.HasPrefix(ct, "image/") {
+		// A binary reply (a screenshot) stays bytes. Decided by the header:
+		// validating every JSON body (4–8 MB layouts) would cost a full pass.
+		reply.Body = &messages.Blob{ContentType: ct, Data: body}
 	}
 	if rev, err := strconv.ParseUint(res.Header.Get(headerRevision), 10, 64); err == nil {
 		reply.Revision = rev
