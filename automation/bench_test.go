@@ -1,8 +1,10 @@
-package automation
+package automation_test
 
 import (
 	"context"
 	"testing"
+
+	"github.com/pmxcanvas/pmx-canvas/automation"
 )
 
 // Browser costs as an agent sees them, without HTTP: a session start (launch
@@ -13,7 +15,7 @@ func BenchmarkChromiumStart(b *testing.B) {
 	c := chromium(b)
 	srv := pageServer(b)
 	for b.Loop() {
-		s, err := c.Start(context.Background(), srv.URL, Options{Width: DefaultWidth, Height: DefaultHeight})
+		s, err := c.Start(context.Background(), srv.URL, automation.Options{Width: automation.DefaultWidth, Height: automation.DefaultHeight})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -22,8 +24,8 @@ func BenchmarkChromiumStart(b *testing.B) {
 }
 
 func BenchmarkChromiumEvaluate(b *testing.B) {
-	s := startPage(b, chromium(b), DefaultWidth, DefaultHeight)
-	src := ExpressionSource("document.querySelectorAll('.canvas-node').length")
+	s := startPage(b, chromium(b), automation.DefaultWidth, automation.DefaultHeight)
+	src := automation.ExpressionSource("document.querySelectorAll('.canvas-node').length")
 	for b.Loop() {
 		if _, _, err := s.Evaluate(context.Background(), src); err != nil {
 			b.Fatal(err)
@@ -32,7 +34,7 @@ func BenchmarkChromiumEvaluate(b *testing.B) {
 }
 
 func BenchmarkChromiumResize(b *testing.B) {
-	s := startPage(b, chromium(b), DefaultWidth, DefaultHeight)
+	s := startPage(b, chromium(b), automation.DefaultWidth, automation.DefaultHeight)
 	i := 0
 	for b.Loop() {
 		i++
@@ -49,7 +51,7 @@ func BenchmarkChromiumScreenshot(b *testing.B) {
 		quality *int
 	}{{"png", nil}, {"jpeg", &q}, {"webp", nil}} {
 		b.Run(tc.format, func(b *testing.B) {
-			s := startPage(b, chromium(b), DefaultWidth, DefaultHeight)
+			s := startPage(b, chromium(b), automation.DefaultWidth, automation.DefaultHeight)
 			var size int
 			for b.Loop() {
 				img, err := s.Screenshot(context.Background(), tc.format, tc.quality)

@@ -47,15 +47,35 @@ func (c *Chromium) bin(override string) (string, bool) {
 // requested size (the reference's Chrome backend sized the window instead,
 // leaving the viewport ~87 px short), and loads url.
 func (c *Chromium) Start(ctx context.Context, url string, opts Options) (Session, error) {
+	s, err := c.open(ctx, url, opts)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// OpenPage is Start for browser tests that drive the page with real mouse
+// and keyboard input: it returns the go-rod page and the function that
+// ends the browser.
+func (c *Chromium) OpenPage(ctx context.Context, url string, opts Options) (*rod.Page, func() error, error) {
+	s, err := c.open(ctx, url, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.page, s.Close, nil
+}
+
+func (c *Chromium) open(ctx context.Context, url string, opts Options) (*rodSession, error) {
 	bin, ok := c.bin(opts.ChromePath)
 	if !ok {
 		return nil, ErrNoBrowser
 	}
 	// go-rod's leakless guard kills the browser if this process dies
 	// (kill -9). It runs a small helper from the temp directory; where that
-	// cannot run, the browser starts without the guard.
+	// cannot run, the browser starts without the guard (any other launch
+	// failure is reported as it is, not retried).
 	l, controlURL, err := launch(ctx, bin, opts, true)
-	if err != nil && ctx.Err() == nil {
+	if err != nil && ctx.Err() == nil && strings.Contains(err.Error(), "leakless") {
 		l, controlURL, err = launch(ctx, bin, opts, false)
 	}
 	if err != nil {

@@ -1,4 +1,4 @@
-package automation
+package automation_test
 
 import (
 	"bytes"
@@ -19,15 +19,16 @@ import (
 
 	"github.com/ysmood/leakless/pkg/shared"
 
+	"github.com/pmxcanvas/pmx-canvas/automation"
 	"github.com/pmxcanvas/pmx-canvas/internal/browsertest"
 )
 
 // chromium returns the real engine, or skips the test where no browser is
 // installed (CI installs one and sets PMX_REQUIRE_CHROMIUM=1 so it never
 // skips there).
-func chromium(t testing.TB) *Chromium {
+func chromium(t testing.TB) *automation.Chromium {
 	t.Helper()
-	c := &Chromium{}
+	c := &automation.Chromium{}
 	browsertest.Require(t, c)
 	return c
 }
@@ -44,12 +45,12 @@ func pageServer(t testing.TB) *httptest.Server {
 	return srv
 }
 
-func startPage(t testing.TB, c *Chromium, width, height int) Session {
+func startPage(t testing.TB, c *automation.Chromium, width, height int) automation.Session {
 	t.Helper()
 	srv := pageServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	s, err := c.Start(ctx, srv.URL, Options{Width: width, Height: height})
+	s, err := c.Start(ctx, srv.URL, automation.Options{Width: width, Height: height})
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}
@@ -77,22 +78,22 @@ func TestChromiumEvaluate(t *testing.T) {
 		{expr: "[1,undefined,()=>1]", want: `[1,null,{}]`},
 		{expr: "document.querySelectorAll('.canvas-node').length", want: `2`},
 		{expr: "({w: innerWidth, h: innerHeight})", want: `{"h":700,"w":1024}`},
-		{expr: ScriptExpression("const a = 1; return a + 2;"), want: `3`},
+		{expr: automation.ScriptExpression("const a = 1; return a + 2;"), want: `3`},
 		{expr: "throw new Error('boom')", wantErr: "Unexpected token 'throw'"},
 		{expr: "(void 0).y", wantErr: "Cannot read properties of undefined (reading 'y')"},
-		{expr: ScriptExpression("throw new Error('boom')"), wantErr: "boom"},
+		{expr: automation.ScriptExpression("throw new Error('boom')"), wantErr: "boom"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.expr, func(t *testing.T) {
 			src := tc.expr
 			if !strings.HasPrefix(src, "(async") {
-				src = ExpressionSource(src)
+				src = automation.ExpressionSource(src)
 			}
 			v, defined, err := s.Evaluate(ctx, src)
 			if tc.wantErr != "" {
-				se, ok := err.(*ScriptError)
+				se, ok := err.(*automation.ScriptError)
 				if !ok || se.Message != tc.wantErr {
-					t.Fatalf("err = %#v, want ScriptError %q", err, tc.wantErr)
+					t.Fatalf("err = %#v, want automation.ScriptError %q", err, tc.wantErr)
 				}
 				return
 			}
@@ -148,8 +149,8 @@ func TestChromiumResizeAndScreenshot(t *testing.T) {
 }
 
 func TestChromiumMissingBinary(t *testing.T) {
-	c := &Chromium{Bin: "/nonexistent/chromium"}
-	_, err := c.Start(context.Background(), "about:blank", Options{Width: 100, Height: 100})
+	c := &automation.Chromium{Bin: "/nonexistent/chromium"}
+	_, err := c.Start(context.Background(), "about:blank", automation.Options{Width: 100, Height: 100})
 	if err == nil {
 		t.Fatal("start with a missing binary succeeded")
 	}
@@ -163,7 +164,7 @@ func TestChromiumStartsWithoutTheLeaklessGuard(t *testing.T) {
 	c := chromium(t)
 	if os.Getenv("PMX_LEAKLESS_BLOCKED") == "1" {
 		s := startPage(t, c, 400, 300)
-		v, _, err := s.Evaluate(context.Background(), ExpressionSource("document.title"))
+		v, _, err := s.Evaluate(context.Background(), automation.ExpressionSource("document.title"))
 		if err != nil || string(v) != `"PMX Canvas"` {
 			t.Fatalf("evaluate: %s %v", v, err)
 		}

@@ -4,12 +4,14 @@
 package browsertest
 
 import (
+	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/launcher"
-	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/pmxcanvas/pmx-canvas/automation"
 )
 
 // Require skips t when engine finds no browser, unless
@@ -26,45 +28,17 @@ func Require(t testing.TB, engine interface{ Supported() bool }) {
 	t.Skip("no Chromium installed (apt-get install -y chromium); browser tests skipped")
 }
 
-// Open launches a headless Chromium with a width × height viewport, loads
-// url and returns the page; the browser closes when the test ends. The
-// caller has checked Require.
+// Open launches a headless Chromium (the automation engine) with a
+// width × height viewport, loads url and returns the page; the browser
+// closes when the test ends. The caller has checked Require.
 func Open(t testing.TB, url string, width, height int) *rod.Page {
 	t.Helper()
-	bin, ok := launcher.LookPath()
-	if p := os.Getenv("PMX_CANVAS_CHROME_PATH"); p != "" {
-		bin, ok = p, true
-	}
-	if !ok {
-		t.Fatal("no Chromium found")
-	}
-	l := launcher.New().Bin(bin).Headless(true).NoSandbox(os.Geteuid() == 0)
-	u, err := l.Launch()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	page, closeBrowser, err := (&automation.Chromium{}).OpenPage(ctx, url, automation.Options{Width: width, Height: height})
 	if err != nil {
-		t.Fatalf("launch chromium: %v", err)
+		t.Fatalf("open %s in chromium: %v", url, err)
 	}
-	browser := rod.New().ControlURL(u)
-	if err := browser.Connect(); err != nil {
-		l.Kill()
-		t.Fatalf("connect to chromium: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = browser.Close()
-		l.Kill()
-		l.Cleanup()
-	})
-	page, err := browser.Page(proto.TargetCreateTarget{URL: "about:blank"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := (proto.EmulationSetDeviceMetricsOverride{Width: width, Height: height, DeviceScaleFactor: 1}).Call(page); err != nil {
-		t.Fatal(err)
-	}
-	if err := page.Navigate(url); err != nil {
-		t.Fatalf("navigate %s: %v", url, err)
-	}
-	if err := page.WaitLoad(); err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(func() { _ = closeBrowser() })
 	return page
 }
