@@ -127,17 +127,9 @@ func (c *Canvas) Close(ctx context.Context) error {
 // call runs op with input in and decodes the reply body into out (when not
 // nil). It returns the reply for its revision.
 func (c *Canvas) call(ctx context.Context, op string, in any, out any) (*messages.Reply, error) {
-	if c.h.closed.Load() {
-		return nil, messages.Unavailable("the canvas is closed")
-	}
-	raw, err := encodeInput(in)
+	reply, err := c.invoke(ctx, op, in)
 	if err != nil {
-		return nil, messages.Internal("encode %s input: %v", op, err)
-	}
-	env := &messages.Envelope{Canvas: c.canvas, Op: op, Source: c.source, Agent: c.agent, Input: raw}
-	reply, err := c.h.inv.Invoke(ctx, env)
-	if err != nil {
-		return nil, callError(ctx, err)
+		return nil, err
 	}
 	body, err := messages.BodyJSON(reply.Body)
 	if err != nil {
@@ -150,6 +142,24 @@ func (c *Canvas) call(ctx context.Context, op string, in any, out any) (*message
 		if err := json.Unmarshal(body, out); err != nil {
 			return nil, messages.Internal("decode %s reply: %v", op, err)
 		}
+	}
+	return reply, nil
+}
+
+// invoke runs op with input in on this canvas and returns the reply as the
+// invoker gave it (a binary reply stays a *messages.Blob).
+func (c *Canvas) invoke(ctx context.Context, op string, in any) (*messages.Reply, error) {
+	if c.h.closed.Load() {
+		return nil, messages.Unavailable("the canvas is closed")
+	}
+	raw, err := encodeInput(in)
+	if err != nil {
+		return nil, messages.Internal("encode %s input: %v", op, err)
+	}
+	env := &messages.Envelope{Canvas: c.canvas, Op: op, Source: c.source, Agent: c.agent, Input: raw}
+	reply, err := c.h.inv.Invoke(ctx, env)
+	if err != nil {
+		return nil, callError(ctx, err)
 	}
 	return reply, nil
 }

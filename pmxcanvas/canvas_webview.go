@@ -98,9 +98,6 @@ func (c *Canvas) ResizeWebview(ctx context.Context, width, height int) (*Webview
 // webp; quality (0–100, jpeg and webp) may be nil. It returns the image
 // and its MIME type.
 func (c *Canvas) Screenshot(ctx context.Context, format string, quality *int) ([]byte, string, error) {
-	if c.h.closed.Load() {
-		return nil, "", messages.Unavailable("the canvas is closed")
-	}
 	in := fields{}
 	if format != "" {
 		in["format"] = format
@@ -108,13 +105,9 @@ func (c *Canvas) Screenshot(ctx context.Context, format string, quality *int) ([
 	if quality != nil {
 		in["quality"] = *quality
 	}
-	raw, err := encodeInput(in)
+	reply, err := c.invoke(ctx, "webview.screenshot", in)
 	if err != nil {
 		return nil, "", err
-	}
-	reply, err := c.h.inv.Invoke(ctx, &messages.Envelope{Canvas: c.canvas, Op: "webview.screenshot", Source: c.source, Agent: c.agent, Input: raw})
-	if err != nil {
-		return nil, "", callError(ctx, err)
 	}
 	blob, ok := reply.Body.(*messages.Blob)
 	if !ok {

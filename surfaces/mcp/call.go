@@ -171,15 +171,7 @@ func (t *Tool) run(call *Call, args Args) (*Result, error) {
 // Invoke runs one catalog operation with input on the call's canvas and
 // returns the reply as JSON.
 func (c *Call) Invoke(op string, input Args) (*Reply, error) {
-	if input == nil {
-		input = Args{}
-	}
-	raw, err := marshal(input)
-	if err != nil {
-		return nil, err
-	}
-	env := &messages.Envelope{Canvas: c.Canvas, Op: op, Source: "mcp", Input: raw}
-	reply, err := c.Invoker.Invoke(c.Ctx, env)
+	reply, err := c.invokeRaw(op, input)
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +180,19 @@ func (c *Call) Invoke(op string, input Args) (*Reply, error) {
 		return nil, err
 	}
 	return &Reply{Status: reply.StatusCode(), Body: body}, nil
+}
+
+// invokeRaw runs one catalog operation and returns the reply as the
+// invoker gave it (a binary reply stays a *messages.Blob).
+func (c *Call) invokeRaw(op string, input Args) (*messages.Reply, error) {
+	if input == nil {
+		input = Args{}
+	}
+	raw, err := marshal(input)
+	if err != nil {
+		return nil, err
+	}
+	return c.Invoker.Invoke(c.Ctx, &messages.Envelope{Canvas: c.Canvas, Op: op, Source: "mcp", Input: raw})
 }
 
 // errorText is the text of a failed call: an operation's message as HTTP

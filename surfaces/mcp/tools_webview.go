@@ -115,11 +115,7 @@ func webviewStatusOf(r *Reply) (string, error) {
 // screenshot returns the image, then a text part describing it. The size
 // and backend come from a status read right after the capture.
 func screenshot(c *Call, a Args) (*Result, error) {
-	raw, err := marshal(a)
-	if err != nil {
-		return nil, err
-	}
-	reply, err := c.Invoker.Invoke(c.Ctx, &messages.Envelope{Canvas: c.Canvas, Op: "webview.screenshot", Source: "mcp", Input: raw})
+	reply, err := c.invokeRaw("webview.screenshot", a)
 	if err != nil {
 		return nil, err
 	}
