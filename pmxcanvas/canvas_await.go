@@ -67,6 +67,19 @@ func (c *Canvas) readGate(ctx context.Context, op, id string, wait time.Duration
 	return reply, err
 }
 
+// gateNow reads a gate at once and decodes it from the reply's key.
+func gateNow[T any](ctx context.Context, c *Canvas, op, key, id string) (*T, error) {
+	var reply map[string]json.RawMessage
+	if _, err := c.readGate(ctx, op, id, 0, &reply); err != nil {
+		return nil, err
+	}
+	v := new(T)
+	if err := json.Unmarshal(reply[key], v); err != nil {
+		return nil, messages.Internal("decode %s reply: %v", op, err)
+	}
+	return v, nil
+}
+
 // awaitGate parks on a gate until it is decided or ctx ends, and decodes
 // the gate (reply key) into out. A deadline is an answer: the gate comes
 // back still pending. Cancellation is an error wrapping ctx.Err().

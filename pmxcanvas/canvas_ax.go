@@ -468,13 +468,7 @@ func (c *Canvas) RequestApproval(ctx context.Context, in ApprovalInput) (*Approv
 
 // Approval reads an approval gate at once; an unknown id is 404.
 func (c *Canvas) Approval(ctx context.Context, id string) (*ApprovalGate, error) {
-	var out struct {
-		Gate ApprovalGate `json:"approvalGate"`
-	}
-	if _, err := c.readGate(ctx, "ax.approval.get", id, 0, &out); err != nil {
-		return nil, err
-	}
-	return &out.Gate, nil
+	return gateNow[ApprovalGate](ctx, c, "ax.approval.get", "approvalGate", id)
 }
 
 // ResolveApproval approves or rejects a pending gate; resolution ("" for
@@ -517,13 +511,7 @@ func (c *Canvas) RequestElicitation(ctx context.Context, in ElicitationInput) (*
 
 // Elicitation reads an elicitation at once; an unknown id is 404.
 func (c *Canvas) Elicitation(ctx context.Context, id string) (*Elicitation, error) {
-	var out struct {
-		Elicitation Elicitation `json:"elicitation"`
-	}
-	if _, err := c.readGate(ctx, "ax.elicitation.get", id, 0, &out); err != nil {
-		return nil, err
-	}
-	return &out.Elicitation, nil
+	return gateNow[Elicitation](ctx, c, "ax.elicitation.get", "elicitation", id)
 }
 
 // RespondElicitation answers a pending elicitation.
@@ -562,13 +550,7 @@ func (c *Canvas) RequestMode(ctx context.Context, in ModeInput) (*ModeRequest, e
 
 // ModeRequest reads a mode request at once; an unknown id is 404.
 func (c *Canvas) ModeRequest(ctx context.Context, id string) (*ModeRequest, error) {
-	var out struct {
-		Mode ModeRequest `json:"modeRequest"`
-	}
-	if _, err := c.readGate(ctx, "ax.mode.get", id, 0, &out); err != nil {
-		return nil, err
-	}
-	return &out.Mode, nil
+	return gateNow[ModeRequest](ctx, c, "ax.mode.get", "modeRequest", id)
 }
 
 // ResolveMode approves or rejects a pending mode request.
