@@ -22,5 +22,5 @@ var files embed.FS
 
 // Workbench is the workbench's files: index.html, app.css, and the ES
 // modules app.js (state, rendering, gestures), menu.js, palette.js,
-// annotate.js, snapshots.js, minimap.js and markdown.js.
+// annotate.js, snapshots.js, minimap.js, markdown.js and geometry.js.
 var Workbench, _ = fs.Sub(files, "workbench")

@@ -9,6 +9,7 @@ import { setupAnnotations } from "./annotate.js";
 import { toggleSnapshots } from "./snapshots.js";
 import { createMinimap } from "./minimap.js";
 import { markdown } from "./markdown.js";
+import { center, nodeBounds } from "./geometry.js";
 
 const params = new URLSearchParams(location.search);
 const canvasId = params.get("canvas") || "";
@@ -225,7 +226,9 @@ function render() {
   const nodes = [...S.nodes.values()];
   renderDocked(nodes);
   const board = nodes.filter((n) => !docked(n));
-  S.maxZ = Math.max(0, ...board.map((n) => n.zIndex || 0), ...S.raised.values());
+  S.maxZ = 0;
+  for (const n of board) S.maxZ = Math.max(S.maxZ, n.zIndex || 0);
+  for (const z of S.raised.values()) S.maxZ = Math.max(S.maxZ, z);
   // Groups first, then the rest, in layout order; existing elements are
   // updated in place (an iframe that is moved is reloaded, so nothing is).
   const order = [...board.filter((n) => n.type === "group"), ...board.filter((n) => n.type !== "group")];
@@ -396,10 +399,6 @@ function fillBody(body, n) {
 
 const svgNS = "http://www.w3.org/2000/svg";
 
-function center(n) {
-  return { x: n.position.x + n.size.width / 2, y: n.position.y + n.size.height / 2 };
-}
-
 // exitPoint is where the line from a's centre towards b leaves a's box.
 function exitPoint(a, towards) {
   const c = center(a), dx = towards.x - c.x, dy = towards.y - c.y;
@@ -519,11 +518,9 @@ function animateView(target, ms = 300) {
 }
 
 function fitView() {
-  const nodes = [...S.nodes.values()];
-  if (nodes.length === 0) return;
-  const minX = Math.min(...nodes.map((n) => n.position.x)), minY = Math.min(...nodes.map((n) => n.position.y));
-  const maxX = Math.max(...nodes.map((n) => n.position.x + n.size.width));
-  const maxY = Math.max(...nodes.map((n) => n.position.y + n.size.height));
+  const b = nodeBounds(S.nodes.values());
+  if (!b) return;
+  const { minX, minY, maxX, maxY } = b;
   const pad = 60, W = viewportEl.clientWidth, H = viewportEl.clientHeight;
   const scale = clampScale(Math.min(1, W / (maxX - minX + 2 * pad), H / (maxY - minY + 2 * pad)));
   animateView({ scale, x: W / 2 - ((minX + maxX) / 2) * scale, y: H / 2 - ((minY + maxY) / 2) * scale });

@@ -1,6 +1,8 @@
 // The minimap (web-client.md §3.3): the whole board and the current view
 // in 180×120 px; pointer down or drag on it centres the view there.
 
+import { center, nodeBounds } from "./geometry.js";
+
 const TYPE_COLORS = {
   markdown: "--c-accent", prompt: "--c-accent", file: "--c-accent",
   "mcp-app": "--c-ok", "json-render": "--c-ok", response: "--c-ok", image: "--c-ok",
@@ -20,12 +22,9 @@ export function createMinimap(wb) {
   let frame = 0, map = null;
 
   const bounds = () => {
-    const v = wb.view(), size = wb.viewportSize();
-    const rects = wb.nodes().map((n) => ({ x: n.position.x, y: n.position.y, w: n.size.width, h: n.size.height }));
-    rects.push({ x: -v.x / v.scale, y: -v.y / v.scale, w: size.w / v.scale, h: size.h / v.scale });
-    let minX = Math.min(...rects.map((r) => r.x)), minY = Math.min(...rects.map((r) => r.y));
-    let maxX = Math.max(...rects.map((r) => r.x + r.w)), maxY = Math.max(...rects.map((r) => r.y + r.h));
-    if (wb.nodes().length === 0) { minX = 0; minY = 0; maxX = 1000; maxY = 800; }
+    const v = wb.view(), size = wb.viewportSize(), nodes = wb.nodes();
+    const view = { x: -v.x / v.scale, y: -v.y / v.scale, w: size.w / v.scale, h: size.h / v.scale };
+    let { minX, minY, maxX, maxY } = nodes.length ? nodeBounds(nodes, [view]) : { minX: 0, minY: 0, maxX: 1000, maxY: 800 };
     minX -= 20; minY -= 20; maxX += 20; maxY += 20;
     const s = Math.min(canvas.width / (maxX - minX), canvas.height / (maxY - minY));
     return { minX, minY, s };
@@ -47,8 +46,9 @@ export function createMinimap(wb) {
       if (!a || !b) continue;
       ctx.strokeStyle = color("--c-muted");
       ctx.beginPath();
-      ctx.moveTo(X(a.position.x + a.size.width / 2), Y(a.position.y + a.size.height / 2));
-      ctx.lineTo(X(b.position.x + b.size.width / 2), Y(b.position.y + b.size.height / 2));
+      const p = center(a), q = center(b);
+      ctx.moveTo(X(p.x), Y(p.y));
+      ctx.lineTo(X(q.x), Y(q.y));
       ctx.stroke();
     }
     ctx.globalAlpha = 0.6;
