@@ -26,11 +26,7 @@ func (s *System) park(ctx context.Context, ref *canvasRef, op *messages.Op, env 
 		msg = &awaitGate{kind: kind, id: in.ID, wait: wait, token: token, reply: reply}
 	case *messages.AxDeliveryPendingInput:
 		pid = ref.timelinePID.Load()
-		var lease time.Duration
-		if in.LeaseMs != nil && *in.LeaseMs > 0 {
-			lease = time.Duration(*in.LeaseMs * float64(time.Millisecond))
-		}
-		msg = &claimSteering{in: in, wait: wait, lease: lease, token: token, reply: reply}
+		msg = &claimSteering{in: in, wait: wait, lease: in.Lease(), token: token, reply: reply}
 	default:
 		return nil, messages.Internal("operation %s cannot park", op.Name)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"math"
 	"net/url"
 	"path/filepath"
@@ -119,6 +120,14 @@ type WebviewConfig struct {
 	Token string
 	// Workspace confines dataStoreDir.
 	Workspace string
+	// Browser is the server's browser configuration: binary, switches and
+	// profile directory, set by flags or environment at start. Requests
+	// may not set them (a browser path or switch runs a program).
+	Browser automation.Options
+	// AllowRequestBrowser lets webview.start requests set chromePath,
+	// chromeArgv and dataStoreDir, as the reference did. Unsafe: any
+	// client that may start the webview may then run any program.
+	AllowRequestBrowser bool
 	// StepTimeout bounds loading the page on start and each evaluate,
 	// resize and screenshot. 0 means 5s (PMX_CANVAS_WEBVIEW_TIMEOUT_MS).
 	StepTimeout time.Duration
@@ -153,7 +162,7 @@ func webviewError(ref *canvasRef, code messages.Code, msg string) *messages.Erro
 func webviewStart(ref *canvasRef, env *messages.Envelope) (any, *messages.Error) {
 	in := env.Args.(*messages.WebviewStartInput)
 	cfg := ref.sys.cfg.Webview
-	opts, err := webviewOptions(in, cfg.Workspace)
+	opts, err := webviewOptions(in, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -333,9 +342,13 @@ func webviewScreenshot(ref *canvasRef, env *messages.Envelope) (any, *messages.E
 }
 
 // webviewOptions normalises start options as the reference does, except
-// that wrong input is refused by name instead of silently replaced.
-func webviewOptions(in *messages.WebviewStartInput, workspace string) (automation.Options, *messages.Error) {
-	opts := automation.Options{Width: automation.DefaultWidth, Height: automation.DefaultHeight}
+// that wrong input is refused by name instead of silently replaced, and the
+// browser binary, its switches and its profile come from the server's
+// configuration: a request naming them is refused unless the server was
+// started with AllowRequestBrowser.
+func webviewOptions(in *messages.WebviewStartInput, cfg WebviewConfig) (automation.Options, *messages.Error) {
+	opts := automation.Options{Width: automation.DefaultWidth, Height: automation.DefaultHeight,
+		ChromePath: cfg.Browser.ChromePath, ChromeArgv: cfg.Browser.ChromeArgv, DataStoreDir: cfg.Browser.DataStoreDir}
 	if b := trimmed(in.Backend); b != "" && b != automation.BackendChrome {
 		msg := `invalid input for webview.start: field "backend" must be "chrome"`
 		if b == "webkit" {
@@ -352,26 +365,61 @@ func webviewOptions(in *messages.WebviewStartInput, workspace string) (automatio
 	if positive(in.Height) && *in.Height >= 1 {
 		opts.Height = int(math.Floor(*in.Height))
 	}
-	opts.ChromePath = trimmed(in.ChromePath)
+	var argv []string
 	for _, a := range in.ChromeArgv {
 		if a = strings.TrimSpace(a); a != "" {
-			opts.ChromeArgv = append(opts.ChromeArgv, a)
+			argv = append(argv, a)
 		}
 	}
-	if dir := trimmed(in.DataStoreDir); dir != "" {
-		abs, ok := insideWorkspace(workspace, dir)
+	path, dir := trimmed(in.ChromePath), trimmed(in.DataStoreDir)
+	if !cfg.AllowRequestBrowser {
+		for _, f := range []struct {
+			field, flag string
+			set         bool
+		}{{"chromePath", "--webview-chrome-path", path != ""}, {"chromeArgv", "--webview-chrome-argv", len(argv) > 0}, {"dataStoreDir", "--webview-data-dir", dir != ""}} {
+			if f.set {
+				return opts, requestBrowserRefused(f.field, f.flag)
+			}
+		}
+	}
+	if path != "" {
+		opts.ChromePath = path
+	}
+	if len(argv) > 0 {
+		opts.ChromeArgv = argv
+	}
+	if dir != "" {
+		opts.DataStoreDir = dir
+	}
+	if opts.DataStoreDir != "" {
+		abs, ok := insideWorkspace(cfg.Workspace, opts.DataStoreDir)
 		if !ok {
-			return opts, messages.InvalidInput("Path %q resolves outside workspace.", dir).With("field", "dataStoreDir")
+			return opts, messages.InvalidInput("Path %q resolves outside workspace.", opts.DataStoreDir).With("field", "dataStoreDir")
 		}
 		opts.DataStoreDir = abs
 	}
 	return opts, nil
 }
 
+// requestBrowserRefused is the 400 for a webview.start request that names
+// the browser binary, its switches or its profile on a server that keeps
+// them as its own configuration.
+func requestBrowserRefused(field, flag string) *messages.Error {
+	return messages.InvalidInput("invalid input for webview.start: field %q is server configuration, not a request field: "+
+		"start the server with %s instead (or with --webview-allow-request-browser to let requests set it, which lets any client run any program)",
+		field, flag).With("field", field)
+}
+
 // insideWorkspace resolves p against the workspace and reports whether it
-// stays inside it.
+// stays inside it, following symbolic links: a link inside the workspace
+// that points out of it does not count as inside. Parts of the path that
+// do not exist yet are taken as written.
 func insideWorkspace(workspace, p string) (string, bool) {
 	if workspace == "" {
+		return "", false
+	}
+	root, err := filepath.EvalSymlinks(workspace)
+	if err != nil {
 		return "", false
 	}
 	abs := p
@@ -379,11 +427,36 @@ func insideWorkspace(workspace, p string) (string, bool) {
 		abs = filepath.Join(workspace, p)
 	}
 	abs = filepath.Clean(abs)
-	rel, err := filepath.Rel(workspace, abs)
+	real, err := resolveExisting(abs)
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(root, real)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", false
 	}
-	return abs, true
+	return real, true
+}
+
+// resolveExisting resolves the symbolic links of the longest existing
+// prefix of the clean absolute path p and appends the rest unchanged.
+func resolveExisting(p string) (string, error) {
+	rest := ""
+	for cur := p; ; {
+		real, err := filepath.EvalSymlinks(cur)
+		if err == nil {
+			return filepath.Join(real, rest), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p, nil
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
 }
 
 // workbenchURLs returns the URL the status shows and the one the browser

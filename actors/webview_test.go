@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -47,7 +49,7 @@ func (e *fakeEngine) calls() []string {
 func (e *fakeEngine) Supported() bool { return e.supported }
 
 func (e *fakeEngine) Start(_ context.Context, url string, o automation.Options) (automation.Session, error) {
-	e.record("start %s %dx%d argv=%v dir=%q", url, o.Width, o.Height, o.ChromeArgv, o.DataStoreDir)
+	e.record("start %s %dx%d bin=%q argv=%v dir=%q", url, o.Width, o.Height, o.ChromePath, o.ChromeArgv, o.DataStoreDir)
 	if e.startErr != nil {
 		return nil, e.startErr
 	}
@@ -114,16 +116,17 @@ func startWebview(t *testing.T, eng *fakeEngine, mut ...func(*WebviewConfig)) *h
 	t.Helper()
 	return start(t, "", func(c *Config, _ *persistence.Options) {
 		c.Webview = WebviewConfig{Engine: eng, WorkbenchURL: "http://127.0.0.1:1/workbench", StepTimeout: 2 * time.Second}
+		c.Webview.Workspace = t.TempDir()
 		for _, m := range mut {
 			m(&c.Webview)
 		}
-		c.Webview.Workspace = "/ws"
 	})
 }
 
 func TestWebviewLifecycleMessages(t *testing.T) {
 	eng := &fakeEngine{supported: true}
-	h := startWebview(t, eng, func(c *WebviewConfig) { c.Token = "s3cret" })
+	var ws string
+	h := startWebview(t, eng, func(c *WebviewConfig) { c.Token = "s3cret"; c.AllowRequestBrowser = true; ws = c.Workspace })
 
 	st := h.mustCall("", "webview.status", `{}`)
 	if st["active"] != false || st["supported"] != true || st["headlessOnly"] != true || st["url"] != nil {
@@ -132,7 +135,7 @@ func TestWebviewLifecycleMessages(t *testing.T) {
 	started := h.mustCall("", "webview.start", `{"width":1024.7,"height":700,"chromeArgv":[" --disable-gpu ",""],"dataStoreDir":"profiles/a"}`)
 	wv := started["webview"].(map[string]any)
 	if wv["active"] != true || wv["width"] != 1024.0 || wv["height"] != 700.0 || wv["backend"] != "chrome" ||
-		wv["url"] != "http://127.0.0.1:1/workbench" || wv["dataStoreDir"] != "/ws/profiles/a" || wv["startedAt"] == nil {
+		wv["url"] != "http://127.0.0.1:1/workbench" || wv["dataStoreDir"] != filepath.Join(ws, "profiles/a") || wv["startedAt"] == nil {
 		t.Fatalf("started status %v", wv)
 	}
 	// The published status matches the reply; the token is never shown.
@@ -166,13 +169,13 @@ func TestWebviewLifecycleMessages(t *testing.T) {
 		t.Fatalf("second stop %v", again)
 	}
 	want := []string{
-		`start http://127.0.0.1:1/workbench?token=s3cret 1024x700 argv=[--disable-gpu] dir="/ws/profiles/a"`,
+		`start http://127.0.0.1:1/workbench?token=s3cret 1024x700 bin="" argv=[--disable-gpu] dir="` + filepath.Join(ws, "profiles/a") + `"`,
 		`evaluate#1 ( document.title )`,
 		`evaluate#1 (async () => { return undefined })()`,
 		`resize#1 800x600`,
 		`screenshot#1 jpeg q=70`,
 		`close#1`,
-		`start http://127.0.0.1:1/workbench?token=s3cret 1280x800 argv=[] dir=""`,
+		`start http://127.0.0.1:1/workbench?token=s3cret 1280x800 bin="" argv=[] dir=""`,
 		`close#2`,
 	}
 	if got := eng.calls(); !slices.Equal(got, want) {
@@ -201,8 +204,9 @@ func TestWebviewErrors(t *testing.T) {
 		{"webview.screenshot", `{"quality":101}`, messages.CodeInvalidInput, `field "quality"`, false},
 		{"webview.start", `{"backend":"webkit"}`, messages.CodeInvalidInput, "webkit backend is not available", false},
 		{"webview.start", `{"backend":"firefox"}`, messages.CodeInvalidInput, `field "backend" must be "chrome"`, false},
-		{"webview.start", `{"dataStoreDir":"../elsewhere"}`, messages.CodeInvalidInput, `Path "../elsewhere" resolves outside workspace.`, false},
-		{"webview.start", `{"dataStoreDir":"/opt/elsewhere"}`, messages.CodeInvalidInput, "resolves outside workspace", false},
+		{"webview.start", `{"chromePath":"./evil.sh"}`, messages.CodeInvalidInput, `field "chromePath" is server configuration, not a request field: start the server with --webview-chrome-path instead`, false},
+		{"webview.start", `{"chromeArgv":["--renderer-cmd-prefix=/bin/sh"]}`, messages.CodeInvalidInput, `field "chromeArgv" is server configuration`, false},
+		{"webview.start", `{"dataStoreDir":"profiles/a"}`, messages.CodeInvalidInput, `field "dataStoreDir" is server configuration`, false},
 		{"webview.start", `{"width":"wide"}`, messages.CodeInvalidInput, `field "width" must be a number`, false},
 		{"webview.start", `{"width":1e308}`, messages.CodeInvalidInput, `field "width" must be at most 16384 pixels`, false},
 		{"webview.resize", `{"width":10,"height":20000}`, messages.CodeInvalidInput, `field "height" must be at most 16384 pixels`, false},
@@ -220,6 +224,44 @@ func TestWebviewErrors(t *testing.T) {
 	}
 	if calls := eng.calls(); len(calls) != 0 {
 		t.Fatalf("refused calls reached the browser: %v", calls)
+	}
+}
+
+// The browser binary, its switches and its profile are server
+// configuration: every start uses them, a request may not name them unless
+// the server allows it, and a profile may not leave the workspace, not even
+// through a symbolic link.
+func TestWebviewBrowserIsServerConfiguration(t *testing.T) {
+	eng := &fakeEngine{supported: true}
+	var ws string
+	h := startWebview(t, eng, func(c *WebviewConfig) {
+		ws = c.Workspace
+		c.Browser = automation.Options{ChromePath: "/usr/bin/chromium", ChromeArgv: []string{"--disable-gpu"}, DataStoreDir: "profile"}
+	})
+	h.mustCall("", "webview.start", `{"width":900,"height":600,"chromePath":"  ","chromeArgv":[""],"dataStoreDir":""}`)
+	want := `start http://127.0.0.1:1/workbench 900x600 bin="/usr/bin/chromium" argv=[--disable-gpu] dir="` + filepath.Join(ws, "profile") + `"`
+	if got := eng.calls(); len(got) != 1 || got[0] != want {
+		t.Fatalf("engine calls %q, want %q", got, want)
+	}
+
+	outside := t.TempDir()
+	allowed := startWebview(t, &fakeEngine{supported: true}, func(c *WebviewConfig) {
+		c.AllowRequestBrowser = true
+		if err := os.Symlink(outside, filepath.Join(c.Workspace, "link")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, dir := range []string{"../elsewhere", "/opt/elsewhere", "link", "link/profile", "link/../link/x"} {
+		_, err := allowed.call("", "webview.start", `{"dataStoreDir":"`+dir+`"}`)
+		if err == nil || err.Code != messages.CodeInvalidInput || !strings.Contains(err.Message, "resolves outside workspace") || err.Extra["field"] != "dataStoreDir" {
+			t.Fatalf("dataStoreDir %q: %v", dir, err)
+		}
+	}
+	allowed.mustCall("", "webview.start", `{"chromePath":"/opt/chrome","dataStoreDir":"inside/new"}`)
+
+	escaping := startWebview(t, &fakeEngine{supported: true}, func(c *WebviewConfig) { c.Browser.DataStoreDir = outside })
+	if _, err := escaping.call("", "webview.start", `{}`); err == nil || !strings.Contains(err.Message, "resolves outside workspace") {
+		t.Fatalf("a configured profile outside the workspace: %v", err)
 	}
 }
 

@@ -75,6 +75,21 @@ type Parker interface {
 // IsWrite reports whether the operation mutates state.
 func (op *Op) IsWrite() bool { return op.Kind == Write }
 
+// ChangesState reports whether running the operation on args (its decoded
+// input) changes state: every write, and a read that takes a lease (a
+// delivery claim with leaseMs). Surfaces guard such a call like a write,
+// whatever its HTTP method.
+func (op *Op) ChangesState(args any) bool {
+	if op.IsWrite() {
+		return true
+	}
+	if p, ok := args.(Parker); ok {
+		_, leases := p.Park()
+		return leases
+	}
+	return false
+}
+
 func input[T any]() func() any { return func() any { return new(T) } }
 
 // Catalog is every operation the server knows, in HTTP registration order

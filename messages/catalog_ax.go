@@ -265,8 +265,23 @@ func (in *AxAwaitInput) Park() (time.Duration, bool) {
 // Park implements Parker: a claim with a lease runs in the Timeline's
 // mailbox even when it does not wait.
 func (in *AxDeliveryPendingInput) Park() (time.Duration, bool) {
-	lease := in.LeaseMs != nil && *in.LeaseMs > 0
-	return waitOf(in.WaitMs, nil), lease
+	return waitOf(in.WaitMs, nil), in.Lease() > 0
+}
+
+// AxLeaseMax caps one delivery lease: a lease hides steering from every
+// other consumer, so a forgotten or hostile claim may not hide it for long.
+const AxLeaseMax = 10 * time.Minute
+
+// Lease is the lease a claim takes: leaseMs, capped at AxLeaseMax; absent,
+// not a number or <= 0 is no lease.
+func (in *AxDeliveryPendingInput) Lease() time.Duration {
+	if in.LeaseMs == nil || !(*in.LeaseMs > 0) {
+		return 0
+	}
+	if *in.LeaseMs >= float64(AxLeaseMax/time.Millisecond) {
+		return AxLeaseMax
+	}
+	return time.Duration(*in.LeaseMs * float64(time.Millisecond))
 }
 
 func waitOf(primary, fallback *float64) time.Duration {

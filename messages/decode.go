@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -173,7 +174,7 @@ func (op *Op) QueryValue(key, value string) (json.RawMessage, *Error) {
 		return nil, InvalidInput("invalid input for %s: query parameter %q must be true or false, got %q", op.Name, key, value).With("field", key)
 	case reflect.Float64, reflect.Float32, reflect.Int, reflect.Int64, reflect.Uint64:
 		n, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-		if err != nil {
+		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
 			return nil, InvalidInput("invalid input for %s: query parameter %q must be a number, got %q", op.Name, key, value).With("field", key)
 		}
 		return mustJSON(n), nil

@@ -37,8 +37,14 @@ type Options struct {
 	Port int
 	// NoHTTP runs the actors and store without an HTTP listener.
 	NoHTTP bool
-	// Token, when set, is required as a bearer token on every request.
+	// Token, when set, is required as a bearer token on every request; it
+	// must have at least 16 characters and no whitespace.
 	Token string
+	// AllowOrigins are browser origins (scheme://host[:port]) whose pages
+	// may change the canvas besides the server's own workbench, e.g. a
+	// reverse proxy's public origin. Nothing else on this machine's other
+	// ports may.
+	AllowOrigins []string
 	// BodyLimit caps HTTP request bodies in bytes (0: 32 MiB).
 	BodyLimit int
 	// SSEPing is the event-stream heartbeat (0: 8s).
@@ -66,7 +72,22 @@ type Options struct {
 	WebviewTimeout time.Duration
 	// WebviewEngine replaces the Chromium engine (tests).
 	WebviewEngine automation.Engine
+	// WebviewBrowser is the automation webview's browser: binary
+	// (ChromePath; empty means PMX_CANVAS_CHROME_PATH, then chromium or
+	// chrome on PATH), extra switches (ChromeArgv) and a profile directory
+	// inside the workspace (DataStoreDir; empty means a temporary one).
+	// Width and Height are ignored: each start chooses its viewport.
+	WebviewBrowser automation.Options
+	// WebviewAllowRequestBrowser lets webview.start requests choose the
+	// browser binary, switches and profile, as the reference did. Unsafe:
+	// whoever may call webview.start may then run any program as this
+	// process.
+	WebviewAllowRequestBrowser bool
 }
+
+// CheckToken reports why token cannot guard a server (shorter than 16
+// characters, or holding whitespace); "" is no token and passes.
+func CheckToken(token string) error { return httpapi.CheckToken(token) }
 
 // Server is a running pmx-canvas.
 type Server struct {
@@ -98,7 +119,18 @@ func Start(opts Options) (*Server, error) {
 		host = "127.0.0.1"
 	}
 	if !opts.NoHTTP && !httpapi.IsLoopback(host) && opts.Token == "" {
-		return nil, fmt.Errorf("binding %s exposes the canvas beyond this machine: set a token (--token or PMX_CANVAS_TOKEN)", host)
+		return nil, fmt.Errorf("binding %s exposes the canvas beyond this machine: set a token (PMX_CANVAS_TOKEN or --token-file)", host)
+	}
+	if err := httpapi.CheckToken(opts.Token); err != nil {
+		return nil, fmt.Errorf("token: %w", err)
+	}
+	origins := make([]string, 0, len(opts.AllowOrigins))
+	for _, o := range opts.AllowOrigins {
+		norm, err := httpapi.NormalizeOrigin(o)
+		if err != nil {
+			return nil, fmt.Errorf("allow-origin: %w", err)
+		}
+		origins = append(origins, norm)
 	}
 	var ln net.Listener
 	if !opts.NoHTTP {
@@ -120,6 +152,7 @@ func Start(opts Options) (*Server, error) {
 		Webview: actors.WebviewConfig{
 			Engine: opts.WebviewEngine, WorkbenchURL: workbenchURL(ln, host), Token: opts.Token,
 			Workspace: ws, StepTimeout: webviewTimeout(opts.WebviewTimeout),
+			Browser: opts.WebviewBrowser, AllowRequestBrowser: opts.WebviewAllowRequestBrowser,
 		},
 	})
 	if err != nil {
@@ -134,7 +167,7 @@ func Start(opts Options) (*Server, error) {
 		s.listener = ln
 		s.http = httpapi.New(httpapi.Options{
 			Invoker: sys, Streamer: sys, Workspace: ws, Version: messages.Version,
-			Host: host, Token: opts.Token, Logger: opts.Logger, BodyLimit: opts.BodyLimit,
+			Host: host, Token: opts.Token, AllowOrigins: origins, Logger: opts.Logger, BodyLimit: opts.BodyLimit,
 			PingInterval: opts.SSEPing,
 		})
 		s.served = make(chan error, 1)

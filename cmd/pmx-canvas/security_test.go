@@ -51,18 +51,18 @@ func TestNonLoopbackBindRequiresToken(t *testing.T) {
 }
 
 func TestTokenIsRequiredOnEveryRequest(t *testing.T) {
-	p := startServer(t, "", "--host", "0.0.0.0", "--token", "s3cret")
+	p := startServer(t, "", "--host", "0.0.0.0", "--token", "s3cret-0123456789abcdef")
 	p.url = strings.Replace(p.url, "localhost", "127.0.0.1", 1)
 	if r := p.must(401, "GET", "/api/canvas/state", nil); r.str("code") != "unauthorized" || r.header.Get("WWW-Authenticate") == "" {
 		t.Fatalf("%s", r.raw)
 	}
 	p.must(401, "GET", "/health", nil)
 	p.must(401, "POST", "/api/canvas/node", `{"type":"markdown"}`, "Authorization", "Bearer wrong")
-	p.must(200, "POST", "/api/canvas/node", `{"type":"markdown"}`, "Authorization", "Bearer s3cret")
+	p.must(200, "POST", "/api/canvas/node", `{"type":"markdown"}`, "Authorization", "Bearer s3cret-0123456789abcdef")
 	// With a token, any Host may be used (the token is the boundary).
-	p.must(200, "GET", "/api/canvas/state", nil, "Authorization", "Bearer s3cret", "Host", "canvas.lan:4313")
+	p.must(200, "GET", "/api/canvas/state", nil, "Authorization", "Bearer s3cret-0123456789abcdef", "Host", "canvas.lan:4313")
 	// EventSource cannot set headers: ?token= works for it.
-	s := p.openStream("?token=s3cret")
+	s := p.openStream("?token=s3cret-0123456789abcdef")
 	if f := s.next(t); f.event != "connected" {
 		t.Fatalf("stream with query token: %s", f.event)
 	}

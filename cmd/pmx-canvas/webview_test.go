@@ -199,15 +199,15 @@ func TestWebviewOverHTTP(t *testing.T) {
 // own browser on its own board.
 func TestWebviewWithTokenOnASecondCanvas(t *testing.T) {
 	requireChromium(t)
-	p := startServer(t, "", "--token", "t0k3n")
-	auth := []string{"Authorization", "Bearer t0k3n"}
+	p := startServer(t, "", "--token", "t0k3n-0123456789abcdef")
+	auth := []string{"Authorization", "Bearer t0k3n-0123456789abcdef"}
 	p.must(401, "GET", "/api/canvas/state", nil)
 	if r := p.do("GET", "/workbench", nil); r.status != 200 || !bytes.Contains(r.raw, []byte("<title>PMX Canvas</title>")) {
 		t.Fatalf("workbench page without token: %d", r.status)
 	}
 	p.must(200, "POST", "/api/canvas/node?canvas=review", `{"type":"markdown","title":"Only on review"}`, auth...)
 	st := p.must(200, "POST", "/api/workbench/webview/start?canvas=review", `{}`, auth...).body["webview"].(map[string]any)
-	if u := st["url"].(string); !strings.HasSuffix(u, "/workbench?canvas=review") || strings.Contains(u, "t0k3n") {
+	if u := st["url"].(string); !strings.HasSuffix(u, "/workbench?canvas=review") || strings.Contains(u, "t0k3n-0123456789abcdef") {
 		t.Fatalf("status url %q", u)
 	}
 	if main := p.must(200, "GET", "/api/workbench/webview", nil, auth...); main.body["active"] != false {

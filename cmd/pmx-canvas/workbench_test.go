@@ -225,10 +225,10 @@ func TestWorkbenchWelcome(t *testing.T) {
 // opened with, on the canvas it was opened for.
 func TestWorkbenchWithTokenWrites(t *testing.T) {
 	requireChromium(t)
-	p := startServer(t, "", "--token", "s3cret")
-	auth := []string{"Authorization", "Bearer s3cret"}
+	p := startServer(t, "", "--token", "s3cret-0123456789abcdef")
+	auth := []string{"Authorization", "Bearer s3cret-0123456789abcdef"}
 	id := p.must(200, "POST", "/api/canvas/node?canvas=team", `{"type":"markdown","title":"Pin me","x":100,"y":120}`, auth...).str("id")
-	page := browsertest.Open(t, p.url+"/workbench?canvas=team&token=s3cret", 1280, 800)
+	page := browsertest.Open(t, p.url+"/workbench?canvas=team&token=s3cret-0123456789abcdef", 1280, 800)
 	sel := fmt.Sprintf(`.canvas-node[data-node-id=%q] .ctx-pin-btn`, id)
 	until(t, "the node", func() bool {
 		return js(t, page, fmt.Sprintf(`return String(!!document.querySelector(%q))`, sel)) == "true"

@@ -240,7 +240,7 @@ func daemonWritePid(path string, pid int) error {
 // rest as given, plus its port, workspace and --no-open.
 var daemonSkipFlags = map[string]bool{
 	"daemon": true, "log-file": true, "pid-file": true, "wait-ms": true,
-	"port": true, "workspace": true, "no-open": true, "token": true, "help": true, "version": true,
+	"port": true, "workspace": true, "no-open": true, "token": true, "token-file": true, "help": true, "version": true,
 }
 
 // daemonChildArgs rebuilds the server's command line for the detached child.

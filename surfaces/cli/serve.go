@@ -14,11 +14,13 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/pmxcanvas/pmx-canvas/automation"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/pmxcanvas"
 )
@@ -28,6 +30,8 @@ type serveOptions struct {
 	host      string
 	workspace string
 	token     string
+	tokenFile string
+	origins   []string
 	noOpen    bool
 	logLevel  string
 	maxBody   int
@@ -47,6 +51,7 @@ type serveOptions struct {
 	webviewChrome  string
 	webviewArgv    string
 	webviewDataDir string
+	webviewAllow   bool
 
 	// Daemon mode (daemon.go).
 	daemon  bool
@@ -60,7 +65,9 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	f.IntVar(&o.port, "port", 0, "port to listen on (env PMX_CANVAS_PORT, alias PMX_WEB_CANVAS_PORT; default 4313)")
 	f.StringVar(&o.host, "host", "127.0.0.1", "address to bind; anything but loopback requires --token")
 	f.StringVar(&o.workspace, "workspace", "", "workspace directory holding .pmx-canvas/ (default: current directory)")
-	f.StringVar(&o.token, "token", "", "bearer token every request must carry (env PMX_CANVAS_TOKEN)")
+	f.StringVar(&o.token, "token", "", "bearer token every request must carry, 16+ characters; visible to every local user in the process list, so prefer PMX_CANVAS_TOKEN or --token-file")
+	f.StringVar(&o.tokenFile, "token-file", "", "read the bearer token from this file (first line; keep it mode 0600)")
+	f.StringSliceVar(&o.origins, "allow-origin", nil, "a browser origin besides the server's own whose pages may change the canvas, e.g. https://canvas.example (repeatable)")
 	f.BoolVar(&o.noOpen, "no-open", false, "do not open a browser at start")
 	f.StringVar(&o.theme, "theme", "", "set the main canvas's theme at start: dark, light or high-contrast (env PMX_CANVAS_THEME)")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error (logs go to stderr)")
@@ -79,9 +86,10 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	f.StringVar(&o.webviewBackend, "webview-backend", "", "automation webview backend: chrome")
 	f.IntVar(&o.webviewWidth, "webview-width", 0, "automation webview viewport width (default 1280)")
 	f.IntVar(&o.webviewHeight, "webview-height", 0, "automation webview viewport height (default 800)")
-	f.StringVar(&o.webviewChrome, "webview-chrome-path", "", "browser executable for the automation webview")
+	f.StringVar(&o.webviewChrome, "webview-chrome-path", "", "browser executable for the automation webview (env PMX_CANVAS_CHROME_PATH; default chromium or chrome on PATH)")
 	f.StringVar(&o.webviewArgv, "webview-chrome-argv", "", "extra browser arguments for the automation webview, comma-separated")
 	f.StringVar(&o.webviewDataDir, "webview-data-dir", "", "persistent browser profile directory, inside the workspace (default: a temporary profile)")
+	f.BoolVar(&o.webviewAllow, "webview-allow-request-browser", false, "UNSAFE: let webview start requests set chromePath, chromeArgv and dataStoreDir (any client that can start the webview can then run any program)")
 	f.BoolVar(&o.daemon, "daemon", false, "start the server in the background, wait until it is healthy, print its pid and URL as JSON")
 	addDaemonFileFlags(cmd, &o.logFile, &o.pidFile, &o.waitMs, "how long to wait for the daemon to become healthy")
 }
@@ -104,7 +112,8 @@ files default to <workspace>/.pmx-canvas/daemon-<port>.{pid,log}.
   pmx-canvas serve --daemon --port 4313 --wait-ms 20000
   pmx-canvas serve status --port 4313
   pmx-canvas serve stop --port 4313
-  pmx-canvas serve --host 0.0.0.0 --token "$(openssl rand -hex 16)"`,
+  openssl rand -hex 16 > ~/.pmx-token && chmod 600 ~/.pmx-token
+  pmx-canvas serve --host 0.0.0.0 --token-file ~/.pmx-token`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, o, stderr) },
 	}
@@ -134,12 +143,16 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if o.daemon {
-		return runDaemonStart(cmd, o, port)
+	token, err := serverToken(o.token, o.tokenFile)
+	if err != nil {
+		return err
 	}
-	token := o.token
-	if token == "" {
-		token = os.Getenv("PMX_CANVAS_TOKEN")
+	if err := pmxcanvas.CheckToken(token); err != nil {
+		return die("Generate one: openssl rand -hex 16 > FILE && chmod 600 FILE, then --token-file FILE", "Refusing the token: %v", err)
+	}
+	if o.daemon {
+		o.token = token
+		return runDaemonStart(cmd, o, port)
 	}
 	theme := o.theme
 	if !cmd.Flags().Changed("theme") {
@@ -171,11 +184,16 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	// Signals are caught before the server listens: a SIGTERM that comes
+	// as soon as /health answers still gets a clean shutdown.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
 	srv, err := pmxcanvas.Start(pmxcanvas.Options{
-		Workspace: o.workspace, Host: o.host, Port: port, Token: token,
+		Workspace: o.workspace, Host: o.host, Port: port, Token: token, AllowOrigins: o.origins,
 		SeedDockedWidgets: true, Logger: logger, BodyLimit: o.maxBody,
 		SSEPing: o.ssePing, MaxBatch: o.maxBatch, NoSync: o.noFsync,
-		Webview: o.webviewStart(),
+		Webview: o.webviewStart(), WebviewBrowser: o.webviewBrowser(), WebviewAllowRequestBrowser: o.webviewAllow,
 	})
 	if err != nil {
 		return fmt.Errorf("failed to start PMX Canvas: %w", err)
@@ -196,9 +214,6 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "  Webview automation: active\n\n")
 	}
 
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
 	var serveErr error
 	select {
 	case sig := <-sigs:
@@ -226,9 +241,9 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 }
 
 // webviewStart is the webview start input the --webview-* flags ask for,
-// or nil without --webview-automation. The profile directory is confined
-// to the workspace like dataStoreDir over HTTP (the reference did not
-// confine the flag).
+// or nil without --webview-automation: the backend and the viewport. The
+// browser itself is server configuration (webviewBrowser), used by every
+// start.
 func (o *serveOptions) webviewStart() *messages.WebviewStartInput {
 	if !o.webview {
 		return nil
@@ -245,14 +260,15 @@ func (o *serveOptions) webviewStart() *messages.WebviewStartInput {
 		h := float64(o.webviewHeight)
 		in.Height = &h
 	}
-	if o.webviewChrome != "" {
-		in.ChromePath = &o.webviewChrome
-	}
-	in.ChromeArgv = csv(o.webviewArgv)
-	if o.webviewDataDir != "" {
-		in.DataStoreDir = &o.webviewDataDir
-	}
 	return in
+}
+
+// webviewBrowser is the automation webview's browser configuration from
+// --webview-chrome-path, --webview-chrome-argv and --webview-data-dir. The
+// profile directory is confined to the workspace like every path (the
+// reference did not confine the flag).
+func (o *serveOptions) webviewBrowser() automation.Options {
+	return automation.Options{ChromePath: o.webviewChrome, ChromeArgv: csv(o.webviewArgv), DataStoreDir: o.webviewDataDir}
 }
 
 func printBanner(w io.Writer, url, workspace string) {
@@ -289,4 +305,30 @@ func setStartTheme(srv *pmxcanvas.Server, theme string) error {
 	in, _ := json.Marshal(map[string]string{"theme": theme})
 	_, err = inv.Invoke(ctx, &messages.Envelope{Canvas: messages.DefaultCanvas, Op: "theme.set", Source: "cli", Input: in})
 	return err
+}
+
+// serverToken resolves the server's bearer token: --token, else the first
+// line of --token-file, else PMX_CANVAS_TOKEN. The file and the variable
+// are the safe ways: a --token value is readable by every local user in
+// /proc/<pid>/cmdline. The server checks the token's strength.
+func serverToken(flag, file string) (string, error) {
+	if flag != "" && file != "" {
+		return "", die("Use one of them; --token-file keeps the token out of the process list.", "--token and --token-file both given")
+	}
+	if flag != "" {
+		return flag, nil
+	}
+	if file != "" {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return "", die("Write the token to a file readable only by you: openssl rand -hex 16 > FILE && chmod 600 FILE", "Cannot read --token-file: %v", err)
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		token := strings.TrimSpace(line)
+		if token == "" {
+			return "", die("Write the token on the file's first line: openssl rand -hex 16 > FILE", "--token-file %s is empty", file)
+		}
+		return token, nil
+	}
+	return os.Getenv("PMX_CANVAS_TOKEN"), nil
 }

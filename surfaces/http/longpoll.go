@@ -11,20 +11,15 @@ import (
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
-// parking decodes a Parks operation's input and reports whether this call
-// will wait in its owner's mailbox.
-func parking(op *messages.Op, env *messages.Envelope) (bool, *messages.Error) {
-	args, err := op.DecodeInput(env.Input)
-	if err != nil {
-		return false, err
-	}
-	env.Args = args
-	p, ok := args.(messages.Parker)
+// parking reports whether this call of a Parks operation (its input
+// decoded in env.Args) will wait or lease in its owner's mailbox.
+func parking(env *messages.Envelope) bool {
+	p, ok := env.Args.(messages.Parker)
 	if !ok {
-		return false, nil
+		return false
 	}
 	wait, mailbox := p.Park()
-	return wait > 0 || mailbox, nil
+	return wait > 0 || mailbox
 }
 
 // watchDisconnect cancels a long-poll as soon as its client goes away.

@@ -32,8 +32,12 @@ type Options struct {
 	// Host is the address the server binds; it joins the loopback names
 	// in the Host allow-list.
 	Host string
-	// Token, when set, is required as a bearer token on every request.
+	// Token, when set, is required as a bearer token on every request
+	// (at least MinTokenLength characters; see CheckToken).
 	Token string
+	// AllowOrigins are browser origins besides the server's own that may
+	// change state (normalised by NormalizeOrigin).
+	AllowOrigins []string
 	// BodyLimit caps request bodies (bytes). 0 means 32 MiB.
 	BodyLimit int
 	// PingInterval is the SSE heartbeat. 0 means 8s (the reference's).
@@ -183,13 +187,15 @@ func (s *Server) operation(op *messages.Op) fiber.Handler {
 		if err != nil {
 			return writeError(c, err)
 		}
-		timeout := s.opts.RequestTimeout
-		var parks bool
-		if op.Parks {
-			if parks, err = parking(op, env); err != nil {
+		if !isStateChanging(c.Method()) && op.ChangesState(env.Args) {
+			// A GET that takes a lease is guarded like a write: an <img>
+			// on another site must not hide the human's steering.
+			if err := s.sameOrigin(c); err != nil {
 				return writeError(c, err)
 			}
 		}
+		timeout := s.opts.RequestTimeout
+		parks := op.Parks && parking(env)
 		if parks {
 			timeout += messages.AxWaitMax
 		}
