@@ -598,3 +598,36 @@ func TestWorkbenchEscapesContent(t *testing.T) {
 		t.Fatalf("escaping: %s", got)
 	}
 }
+
+// The workbench runs under the Content-Security-Policy the server sends:
+// loading it and drawing every node type breaks none of its directives.
+func TestWorkbenchRunsUnderItsContentSecurityPolicy(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	for _, body := range []string{
+		`{"type":"markdown","title":"M","content":"# Title\n\n**bold** <b style=\"color:red\">x</b>"}`,
+		`{"type":"image","content":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="}`,
+		`{"type":"html","html":"<p style=\"color:red\">x</p>"}`,
+		`{"type":"webpage","url":"http://127.0.0.1:9/"}`,
+		`{"type":"status","title":"S","content":"ok"}`,
+	} {
+		p.must(200, "POST", "/api/canvas/node", body)
+	}
+	page := browsertest.Open(t, "about:blank", 1280, 800)
+	if _, err := page.EvalOnNewDocument(`window.__cspViolations = []; document.addEventListener("securitypolicyviolation", e => window.__cspViolations.push(e.violatedDirective + " " + e.blockedURI));`); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Navigate(p.url + "/workbench"); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the board", func() bool {
+		return js(t, page, `return String(document.querySelectorAll(".canvas-node").length)`) == "5"
+	})
+	p.must(200, "POST", "/api/canvas/node", `{"type":"markdown","title":"Live","content":"drawn after load"}`)
+	until(t, "the live node", func() bool {
+		return js(t, page, `return String(document.querySelectorAll(".canvas-node").length)`) == "6"
+	})
+	if got := js(t, page, `return JSON.stringify(window.__cspViolations)`); got != "[]" {
+		t.Fatalf("CSP violations: %s", got)
+	}
+}

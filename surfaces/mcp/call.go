@@ -73,6 +73,11 @@ func (c *Caller) run(ctx context.Context, t *Tool, canvas string, args Args) (*R
 		if member.Later != "" {
 			return nil, Errorf("%s: not available yet", t.Name)
 		}
+		// A composite advertises loose fields; a non-finite number is
+		// refused as the member tool refuses it.
+		if err := finiteNumbers(t.Name, member, margs); err != nil {
+			return nil, err
+		}
 		return c.runLegacy(ctx, member, canvas, margs)
 	}
 	return c.runLegacy(ctx, t, canvas, valid)

@@ -3,9 +3,11 @@ package mcpapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
@@ -136,6 +138,13 @@ func validate(t *Tool, args Args) (Args, error) {
 			out[f.Name] = v
 			continue
 		}
+		if msg := nonFinite(f.Schema, v); msg != "" {
+			// JSON has no NaN or Infinity; a client that spells one as a
+			// string meant a number and gets an error, never a silent
+			// default (not even where zod's .catch would drop it).
+			issues = append(issues, fmt.Sprintf("%s: %s", f.Name, msg))
+			continue
+		}
 		if msg := checkSchema(f.Schema, v); msg != "" {
 			if f.Check == Drop {
 				continue
@@ -245,6 +254,42 @@ func checkType(typ string, v any) string {
 		return ""
 	}
 	return fmt.Sprintf("expected %s, received %s", typ, messages.JSONKind(v))
+}
+
+// finiteNumbers refuses, as validate does, a string spelling NaN or
+// ±Infinity for one of t's number fields; the error names the tool called.
+func finiteNumbers(called string, t *Tool, args Args) error {
+	var issues []string
+	for _, f := range t.Fields {
+		if v, ok := args[f.Name]; ok {
+			if msg := nonFinite(f.Schema, v); msg != "" {
+				issues = append(issues, fmt.Sprintf("%s: %s", f.Name, msg))
+			}
+		}
+	}
+	if len(issues) > 0 {
+		return &ToolError{Text: fmt.Sprintf("MCP error -32602: Input validation error: Invalid arguments for tool %s: %s",
+			called, strings.Join(issues, "; "))}
+	}
+	return nil
+}
+
+// nonFinite reports a string spelling NaN or ±Infinity given for a number
+// field ("" otherwise).
+func nonFinite(s Obj, v any) string {
+	str, ok := v.(string)
+	if !ok {
+		return ""
+	}
+	typ, _ := s.Get("type")
+	if typ != "number" && typ != "integer" {
+		return ""
+	}
+	n, err := strconv.ParseFloat(strings.TrimSpace(str), 64)
+	if (err == nil || errors.Is(err, strconv.ErrRange)) && (math.IsNaN(n) || math.IsInf(n, 0)) {
+		return fmt.Sprintf("expected a finite number, received %q", str)
+	}
+	return ""
 }
 
 func toFloat(v any) float64 {
