@@ -76,7 +76,7 @@ type ScriptError struct{ Message string }
 func (e *ScriptError) Error() string { return e.Message }
 
 // ErrNoBrowser is returned by Start when no browser binary can be found.
-var ErrNoBrowser = errors.New("no Chromium or Chrome binary found: install chromium (Debian: apt-get install chromium) or pass chromePath")
+var ErrNoBrowser = errors.New("no Chromium or Chrome binary found: install chromium (Debian: apt-get install chromium), or start the server with --webview-chrome-path or PMX_CANVAS_CHROME_PATH")
 
 // Formats are the screenshot formats with their MIME types.
 var Formats = map[string]string{"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp"}

@@ -62,7 +62,7 @@ var ErrorCatalog = []ErrorSpec{
 	{CodeBatchFailed, http.StatusBadRequest, "A batch entry failed, so nothing in the batch was applied; failedIndex, failedCode and results say which and why."},
 	{CodeUnauthorized, http.StatusUnauthorized, "The server requires a bearer token and the request had none or a wrong one."},
 	{CodeForbiddenHost, http.StatusForbidden, "The Host header is not a name this server answers to (DNS-rebinding guard)."},
-	{CodeForbiddenOrigin, http.StatusForbidden, "A state-changing request came from a foreign browser origin (CSRF guard)."},
+	{CodeForbiddenOrigin, http.StatusForbidden, "A state-changing request (a write, or a read that takes a lease) came from a browser page of another origin: another site or another port on this machine (CSRF guard)."},
 	{CodeTimeout, http.StatusServiceUnavailable, "The operation did not finish before its deadline."},
 	{CodeStoreFailed, http.StatusServiceUnavailable, "The durable store failed (for example fsync); writes are refused until restart."},
 	{CodeUnavailable, http.StatusServiceUnavailable, "The server is shutting down or the canvas is not available."},
@@ -74,7 +74,7 @@ var ErrorCatalog = []ErrorSpec{
 	{CodeWebviewInactive, http.StatusBadRequest, "No automation webview session is running; start one first. The body carries the webview status."},
 	{CodeWebviewFailed, http.StatusBadRequest, "An evaluate, resize or screenshot step failed: a page script threw, or the step timed out. The body carries the webview status."},
 	{CodeWebviewStartFailed, http.StatusInternalServerError, "The browser could not start or load the workbench; lastError in the webview status says why."},
-	{CodeWebviewUnsupported, http.StatusNotImplemented, "No browser is installed for the automation webview (install chromium or pass chromePath)."},
+	{CodeWebviewUnsupported, http.StatusNotImplemented, "No browser is installed for the automation webview (install chromium, or start the server with --webview-chrome-path)."},
 }
 
 // Error is the one error type every operation returns. Surfaces render it as

@@ -12,14 +12,17 @@ import (
 type WebviewStatus = messages.WebviewStatus
 
 // WebviewOptions start the automation webview; zero values mean the
-// defaults (1280 × 800, the browser found on PATH, a temporary profile).
+// defaults (1280 × 800, and the server's browser configuration:
+// Options.WebviewBrowser).
 type WebviewOptions struct {
 	Width, Height int
-	// ChromePath is the browser binary.
-	ChromePath string
-	// ChromeArgv are extra browser switches ("--disable-gpu").
-	ChromeArgv []string
-	// DataStoreDir is a profile directory inside the workspace.
+	// ChromePath, ChromeArgv and DataStoreDir choose the browser binary,
+	// extra switches and a profile directory inside the workspace. A
+	// server refuses them (they run programs) unless it was started with
+	// Options.WebviewAllowRequestBrowser; configure Options.WebviewBrowser
+	// instead.
+	ChromePath   string
+	ChromeArgv   []string
 	DataStoreDir string
 }
 
