@@ -154,6 +154,11 @@ func (c *Canvas) invoke(ctx context.Context, op string, in any) (*messages.Reply
 	}
 	raw, err := encodeInput(in)
 	if err != nil {
+		var bad *json.UnsupportedValueError
+		if errors.As(err, &bad) {
+			// NaN and ±Inf have no JSON form: the caller's input is wrong.
+			return nil, messages.InvalidInput("invalid input for %s: %s is not a finite number", op, bad.Str)
+		}
 		return nil, messages.Internal("encode %s input: %v", op, err)
 	}
 	env := &messages.Envelope{Canvas: c.canvas, Op: op, Source: c.source, Agent: c.agent, Input: raw}

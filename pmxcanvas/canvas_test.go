@@ -3,6 +3,7 @@ package pmxcanvas
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -378,6 +379,10 @@ func TestLayoutValidateThemeViewport(t *testing.T) {
 	}
 	_, err := c.SetViewport(bg, ViewportPatch{Scale: Ptr(-1.0)})
 	wantErr(t, err, 400, messages.CodeBadRequest, "scale")
+	_, err = c.SetViewport(bg, ViewportPatch{X: Ptr(math.NaN())})
+	wantErr(t, err, 400, messages.CodeInvalidInput, "NaN is not a finite number")
+	_, err = c.AddNode(bg, NodeInput{Type: "markdown", Position: &Point{math.Inf(1), 0}})
+	wantErr(t, err, 400, messages.CodeInvalidInput, "+Inf is not a finite number")
 }
 
 func TestView(t *testing.T) {
