@@ -76,6 +76,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeInput -fuzztime $(FUZZTIME) ./messages/
 	$(GO) test -run '^$$' -fuzz FuzzQueryValue -fuzztime $(FUZZTIME) ./messages/
 	$(GO) test -run '^$$' -fuzz FuzzEnvelope -fuzztime $(FUZZTIME) ./surfaces/http/
+	$(GO) test -run '^$$' -fuzz FuzzOriginGuard -fuzztime $(FUZZTIME) ./surfaces/http/
+	$(GO) test -run '^$$' -fuzz FuzzNormalizeOrigin -fuzztime $(FUZZTIME) ./surfaces/http/
 	$(GO) test -run '^$$' -fuzz FuzzNodeAndEdgeInputs -fuzztime $(FUZZTIME) ./domain/canvas/
 	$(GO) test -run '^$$' -fuzz FuzzLastGoodOffset -fuzztime $(FUZZTIME) ./persistence/
 	$(GO) test -run '^$$' -fuzz FuzzParseInteraction -fuzztime $(FUZZTIME) ./domain/ax/

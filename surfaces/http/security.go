@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -52,6 +53,12 @@ func NormalizeOrigin(origin string) (string, error) {
 	}
 	host := strings.ToLower(u.Hostname())
 	port := u.Port()
+	if host == "" {
+		return "", fmt.Errorf("%q is not an origin: it names no host", origin)
+	}
+	if n, err := strconv.Atoi(port); port != "" && (err != nil || n < 1 || n > 65535) {
+		return "", fmt.Errorf("%q is not an origin: the port must be 1-65535", origin)
+	}
 	if port == defaultPort(u.Scheme) {
 		port = ""
 	}
