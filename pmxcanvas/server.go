@@ -49,6 +49,9 @@ type Options struct {
 	BodyLimit int
 	// SSEPing is the event-stream heartbeat (0: 8s).
 	SSEPing time.Duration
+	// SSEWriteTimeout drops an event-stream client that does not read for
+	// this long (0: 10s); it resumes with Last-Event-ID.
+	SSEWriteTimeout time.Duration
 	// SeedDockedWidgets gives never-used canvases the reference's docked
 	// status and context widgets (the CLI server does this).
 	SeedDockedWidgets bool
@@ -168,7 +171,7 @@ func Start(opts Options) (*Server, error) {
 		s.http = httpapi.New(httpapi.Options{
 			Invoker: sys, Streamer: sys, Workspace: ws, Version: messages.Version,
 			Host: host, Token: opts.Token, AllowOrigins: origins, Logger: opts.Logger, BodyLimit: opts.BodyLimit,
-			PingInterval: opts.SSEPing,
+			PingInterval: opts.SSEPing, StreamWriteTimeout: opts.SSEWriteTimeout,
 		})
 		s.served = make(chan error, 1)
 		go func() { s.served <- s.http.Serve(ln) }()

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strconv"
 	"strings"
 	"testing"
@@ -158,5 +161,61 @@ func TestStreamTooFarBehindGetsFreshLayout(t *testing.T) {
 	r.next(t)
 	if f := r.next(t); f.event != "canvas-layout-update" || len(f.data["layout"].(map[string]any)["nodes"].([]any)) != 1102 {
 		t.Fatalf("fresh layout frame: %s", f.event)
+	}
+}
+
+// A client that connects to the event stream and never reads is dropped
+// once its socket stays full for the write timeout, instead of pinning
+// kernel memory and a goroutine for as long as it lives; a client that
+// reads keeps receiving every change.
+func TestSlowSubscribersAreDropped(t *testing.T) {
+	p := startServer(t, "", "--sse-write-timeout", "300ms")
+	content := strings.Repeat("x", 2000)
+	for b := 0; b < 3; b++ {
+		var ops []string
+		for i := 0; i < 500; i++ {
+			ops = append(ops, fmt.Sprintf(`{"op":"node.add","args":{"type":"markdown","title":"n%d-%d","content":%q}}`, b, i, content))
+		}
+		p.must(200, "POST", "/api/canvas/batch", "{\"operations\":["+strings.Join(ops, ",")+"]}")
+	}
+	addr := strings.TrimPrefix(p.url, "http://")
+	var stuck []*net.TCPConn
+	for i := 0; i < 4; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc := c.(*net.TCPConn)
+		_ = tc.SetReadBuffer(4096)
+		if _, err := fmt.Fprintf(tc, "GET /api/workbench/events HTTP/1.1\r\nHost: %s\r\n\r\n", addr); err != nil {
+			t.Fatal(err)
+		}
+		stuck = append(stuck, tc)
+		t.Cleanup(func() { _ = tc.Close() })
+	}
+	reader := p.openStream("")
+	var last string
+	for i := 0; i < 20; i++ {
+		last = p.must(200, "POST", "/api/canvas/node", `{"type":"markdown","title":"w`+strconv.Itoa(i)+`"}`).str("id")
+	}
+	// The reading client sees the last write.
+	for {
+		f := reader.next(t)
+		if f.event == "canvas-layout-update" && strings.Contains(fmt.Sprint(f.data), last) {
+			break
+		}
+	}
+	// Each stuck client was cut off: reading it now ends (the server
+	// closed it) long before the ~60 MB the writes would have sent.
+	for i, c := range stuck {
+		_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
+		n, err := io.Copy(io.Discard, c)
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			t.Fatalf("stuck client %d was never dropped (%d bytes read)", i, n)
+		}
+		if n > 40<<20 {
+			t.Fatalf("stuck client %d received %d bytes: not dropped", i, n)
+		}
 	}
 }

@@ -36,6 +36,7 @@ type serveOptions struct {
 	logLevel  string
 	maxBody   int
 	ssePing   time.Duration
+	sseWrite  time.Duration
 	maxBatch  int
 	noFsync   bool
 	cpuProf   string
@@ -74,6 +75,8 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	f.IntVar(&o.maxBody, "max-body", 32<<20, "largest request body accepted, in bytes")
 	f.DurationVar(&o.ssePing, "sse-ping", 8*time.Second, "interval of SSE ping frames")
 	_ = f.MarkHidden("sse-ping")
+	f.DurationVar(&o.sseWrite, "sse-write-timeout", 10*time.Second, "drop an event-stream client that does not read for this long")
+	_ = f.MarkHidden("sse-write-timeout")
 	f.IntVar(&o.maxBatch, "journal-max-batch", 0, "cap on writes per group commit; 1 disables group commit (benchmarks)")
 	f.BoolVar(&o.noFsync, "unsafe-no-fsync", false, "skip fsync: acknowledged writes may be lost on power failure (benchmarks only)")
 	_ = f.MarkHidden("journal-max-batch")
@@ -192,7 +195,7 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 	srv, err := pmxcanvas.Start(pmxcanvas.Options{
 		Workspace: o.workspace, Host: o.host, Port: port, Token: token, AllowOrigins: o.origins,
 		SeedDockedWidgets: true, Logger: logger, BodyLimit: o.maxBody,
-		SSEPing: o.ssePing, MaxBatch: o.maxBatch, NoSync: o.noFsync,
+		SSEPing: o.ssePing, SSEWriteTimeout: o.sseWrite, MaxBatch: o.maxBatch, NoSync: o.noFsync,
 		Webview: o.webviewStart(), WebviewBrowser: o.webviewBrowser(), WebviewAllowRequestBrowser: o.webviewAllow,
 	})
 	if err != nil {

@@ -42,6 +42,10 @@ type Options struct {
 	BodyLimit int
 	// PingInterval is the SSE heartbeat. 0 means 8s (the reference's).
 	PingInterval time.Duration
+	// StreamWriteTimeout bounds one write of queued frames to an event
+	// stream client; a client that does not read for that long is dropped
+	// (it resumes with Last-Event-ID). 0 means 10s.
+	StreamWriteTimeout time.Duration
 	// RequestTimeout bounds one operation. 0 means 30s.
 	RequestTimeout time.Duration
 	// ReadTimeout bounds reading one request. 0 means 60s. Long-polls wait
@@ -73,6 +77,9 @@ func New(opts Options) *Server {
 	}
 	if opts.PingInterval <= 0 {
 		opts.PingInterval = 8 * time.Second
+	}
+	if opts.StreamWriteTimeout <= 0 {
+		opts.StreamWriteTimeout = 10 * time.Second
 	}
 	if opts.RequestTimeout <= 0 {
 		opts.RequestTimeout = 30 * time.Second
