@@ -27,7 +27,21 @@ const webviewLaunchBudget = 20 * time.Second
 type webviewCore struct {
 	session automation.Session
 	status  messages.WebviewStatus
+	// opts and navigate are what the session was started with, to start
+	// a replacement for a browser that stopped answering.
+	opts     automation.Options
+	navigate string
 }
+
+// Bounds of the browser calls that are not steps: closing a session, and
+// the probe that tells a slow step from a browser that stopped answering.
+const (
+	webviewCloseBudget = 5 * time.Second
+	webviewProbeBudget = 2 * time.Second
+	// webviewGrace is how long after its deadline a step that ignores its
+	// context is given before the browser is taken as wedged.
+	webviewGrace = time.Second
+)
 
 // webviewActor owns a canvas's headless browser session. Its mailbox is
 // the FIFO queue the reference kept as a promise chain: start, stop,
@@ -58,7 +72,7 @@ func (a *webviewActor) Receive(ctx actor.Context) {
 		// Server shutdown closes the browser with the canvas.
 		core := a.ref.webview
 		if core.session != nil {
-			_ = core.session.Close()
+			_ = closeSession(core.session)
 			core.session = nil
 		}
 	}
@@ -192,6 +206,7 @@ func webviewStart(ref *canvasRef, env *messages.Envelope) (any, *messages.Error)
 		return nil, webviewError(ref, messages.CodeWebviewStartFailed, msg)
 	}
 	core.session = session
+	core.opts, core.navigate = opts, navigate
 	backend := automation.BackendChrome
 	started := ref.sys.cfg.Env.Now().UTC().Format("2006-01-02T15:04:05.000Z")
 	core.status = messages.WebviewStatus{
@@ -213,7 +228,7 @@ func closeWebview(ref *canvasRef) bool {
 	if core.session == nil {
 		return false
 	}
-	err := core.session.Close()
+	err := closeSession(core.session)
 	core.session = nil
 	last := core.status.LastError
 	if err != nil {
@@ -235,7 +250,11 @@ func inactive(ref *canvasRef) *messages.Error {
 		"Canvas automation webview is not active. Start it before issuing automation commands.")
 }
 
-// step runs one browser step under the step timeout.
+// step runs one browser step under the step timeout. A step that times
+// out is followed by a probe: a browser that does not answer it (or a step
+// that ignored its deadline) is wedged, so it is killed and replaced by a
+// new one started with the same options; the error says so, and later
+// steps run on the new browser instead of queueing behind the dead one.
 func step[T any](ref *canvasRef, action string, f func(ctx context.Context, s automation.Session) (T, error)) (T, *messages.Error) {
 	var zero T
 	core := ref.webview
@@ -245,15 +264,98 @@ func step[T any](ref *canvasRef, action string, f func(ctx context.Context, s au
 	timeout := ref.sys.cfg.Webview.stepTimeout()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	out, err := f(ctx, core.session)
+	session := core.session
+	out, err, returned := bounded(ctx, webviewGrace, func(ctx context.Context) (T, error) { return f(ctx, session) })
 	if err == nil {
 		return out, nil
 	}
 	msg := err.Error()
-	if errors.Is(err, context.DeadlineExceeded) {
+	timedOut := !returned || errors.Is(err, context.DeadlineExceeded)
+	if timedOut {
 		msg = (&automation.TimeoutError{After: int(timeout.Milliseconds()), Action: action}).Error()
+		if !returned || !answers(session) {
+			msg += " " + replaceWebview(ref)
+		}
 	}
 	return zero, webviewError(ref, messages.CodeWebviewFailed, msg)
+}
+
+// bounded runs f with ctx and waits for it until ctx ends plus grace;
+// returned is false when f was still running then (it is left to finish
+// on its own).
+func bounded[T any](ctx context.Context, grace time.Duration, f func(context.Context) (T, error)) (out T, err error, returned bool) {
+	type result struct {
+		out T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		o, e := f(ctx)
+		done <- result{o, e}
+	}()
+	select {
+	case r := <-done:
+		return r.out, r.err, true
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r.out, r.err, true
+	case <-t.C:
+		return out, ctx.Err(), false
+	}
+}
+
+// answers reports whether the browser still evaluates a trivial
+// expression within the probe budget.
+func answers(s automation.Session) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), webviewProbeBudget)
+	defer cancel()
+	_, err, returned := bounded(ctx, webviewGrace, func(ctx context.Context) (bool, error) {
+		_, _, err := s.Evaluate(ctx, "1")
+		return true, err
+	})
+	return returned && err == nil
+}
+
+// closeSession closes a browser session within webviewCloseBudget; a close
+// that hangs (a wedged browser) is abandoned to finish on its own.
+func closeSession(s automation.Session) error {
+	ctx, cancel := context.WithTimeout(context.Background(), webviewCloseBudget)
+	defer cancel()
+	_, err, returned := bounded(ctx, 0, func(context.Context) (struct{}, error) { return struct{}{}, s.Close() })
+	if !returned {
+		return errors.New("closing the browser timed out; it was abandoned")
+	}
+	return err
+}
+
+// replaceWebview kills a wedged browser and starts a new one with the
+// options of the last start. It returns the sentence the failed step's
+// error ends with, and records it as lastError.
+func replaceWebview(ref *canvasRef) string {
+	core := ref.webview
+	old := core.session
+	core.session = nil
+	go func() { _ = closeSession(old) }() // the mailbox does not wait for a dead browser
+	timeout := ref.sys.cfg.Webview.stepTimeout()
+	ctx, cancel := context.WithTimeout(context.Background(), webviewLaunchBudget+timeout)
+	defer cancel()
+	next, err := ref.sys.webviewEngine().Start(ctx, core.navigate, core.opts)
+	var note string
+	if err != nil {
+		note = "The browser stopped answering and was closed; starting a new one failed: " + err.Error()
+		core.status = messages.WebviewStatus{HeadlessOnly: true}
+	} else {
+		note = "The browser stopped answering; it was killed and a new one started."
+		core.session = next
+		started := ref.sys.cfg.Env.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+		core.status.StartedAt = &started
+	}
+	core.status.LastError = &note
+	return note
 }
 
 // evaluateExactlyOne is the reference's message for a wrong evaluate input.

@@ -27,8 +27,14 @@ type fakeEngine struct {
 	startErr  error
 	log       []string
 	sessions  int
-	// hold, when set, makes Evaluate wait for it (or for its deadline).
+	// hold, when set, makes evaluating "slow" wait for it (or for its
+	// deadline).
 	hold chan struct{}
+	// wedged makes every call of its sessions block until released,
+	// ignoring the deadline, and Close too: a browser that stopped
+	// answering.
+	wedged        chan struct{}
+	wedgedSession int
 	// busy counts sessions' steps in flight, to catch overlapping calls.
 	busy    atomic.Int32
 	overlap atomic.Bool
@@ -75,7 +81,11 @@ func (s *fakeSession) enter() func() {
 func (s *fakeSession) Evaluate(ctx context.Context, src string) (json.RawMessage, bool, error) {
 	defer s.enter()()
 	s.e.record("evaluate#%d %s", s.n, strings.ReplaceAll(src, "\n", " "))
-	if s.e.hold != nil {
+	if w := s.wedged(); w != nil {
+		<-w
+		return nil, false, errors.New("target closed")
+	}
+	if s.e.hold != nil && strings.Contains(src, "slow") {
 		select {
 		case <-s.e.hold:
 		case <-ctx.Done():
@@ -109,6 +119,19 @@ func (s *fakeSession) Screenshot(_ context.Context, format string, quality *int)
 
 func (s *fakeSession) Close() error {
 	s.e.record("close#%d", s.n)
+	if w := s.wedged(); w != nil {
+		<-w
+	}
+	return nil
+}
+
+// wedged is the release channel when this session's browser is wedged.
+func (s *fakeSession) wedged() chan struct{} {
+	s.e.mu.Lock()
+	defer s.e.mu.Unlock()
+	if s.n == s.e.wedgedSession {
+		return s.e.wedged
+	}
 	return nil
 }
 
@@ -345,8 +368,54 @@ func TestWebviewStepsAreSerialisedAndTimed(t *testing.T) {
 	if eng.overlap.Load() {
 		t.Fatal("two browser steps ran at once")
 	}
-	if n := len(eng.calls()); n != 2+16 {
-		t.Fatalf("%d engine calls, want 18", n)
+	// The slow step was followed by a probe, which the browser answered:
+	// it was kept.
+	if got := eng.calls()[:3]; got[1] != "evaluate#1 ( slow )" || got[2] != "evaluate#1 1" {
+		t.Fatalf("slow step and probe: %q", got)
+	}
+	if n := len(eng.calls()); n != 3+16 {
+		t.Fatalf("%d engine calls, want 19", n)
+	}
+}
+
+// A browser that stops answering (its steps ignore their deadline, its
+// close hangs) is killed and replaced by a new one with the same options:
+// the failing step says so, and the next steps run at once on the new
+// browser instead of queueing behind the dead one.
+func TestWebviewWedgedBrowserIsReplaced(t *testing.T) {
+	eng := &fakeEngine{supported: true}
+	h := startWebview(t, eng, func(c *WebviewConfig) { c.StepTimeout = 200 * time.Millisecond })
+	h.mustCall("", "webview.start", `{"width":900,"height":700}`)
+	release := make(chan struct{})
+	defer close(release)
+	eng.mu.Lock()
+	eng.wedged, eng.wedgedSession = release, 1
+	eng.mu.Unlock()
+
+	_, err := h.call("", "webview.evaluate", `{"expression":"document.title"}`)
+	want := "Timed out after 200ms while evaluating JavaScript in the workbench automation webview. The browser stopped answering; it was killed and a new one started."
+	if err == nil || err.Code != messages.CodeWebviewFailed || err.Message != want {
+		t.Fatalf("wedged step: %v", err)
+	}
+	st := h.mustCall("", "webview.status", `{}`)
+	if st["active"] != true || st["lastError"] != "The browser stopped answering; it was killed and a new one started." || st["width"] != 900.0 {
+		t.Fatalf("status after the replacement: %v", st)
+	}
+	if v := h.mustCall("", "webview.evaluate", `{"expression":"document.title"}`); v["value"] != "PMX Canvas" {
+		t.Fatalf("step on the new browser: %v", v)
+	}
+	h.mustCall("", "webview.stop", `{}`)
+	calls := eng.calls()
+	for _, want := range []string{"start http://127.0.0.1:1/workbench 900x700", "evaluate#1 ( document.title )", "close#1", "start http://127.0.0.1:1/workbench 900x700", "evaluate#2 ( document.title )", "close#2"} {
+		found := false
+		for _, c := range calls {
+			if strings.HasPrefix(c, want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("engine calls %q lack %q", calls, want)
+		}
 	}
 }
 

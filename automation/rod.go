@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 	"sync"
 
 	"github.com/go-rod/rod"
@@ -225,13 +226,15 @@ func (s *rodSession) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
 		if s.browser != nil {
-			err = s.browser.Close()
+			// A wedged browser does not answer Browser.close: the kill
+			// below ends it either way.
+			err = s.browser.Timeout(2 * time.Second).Close()
 		}
 		s.launcher.Kill()
 		if !s.keepProfile {
 			s.launcher.Cleanup()
 		}
-		if errors.Is(err, context.Canceled) {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			err = nil
 		}
 	})

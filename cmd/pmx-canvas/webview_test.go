@@ -325,3 +325,25 @@ func browsersUsing(t *testing.T, dir string) int {
 	}
 	return n
 }
+
+// A page that never yields wedges the browser: the step times out, the
+// probe after it does not answer either, and the server kills that browser
+// and starts another, so the next step works at once.
+func TestWebviewWedgedBrowserIsReplaced(t *testing.T) {
+	requireChromium(t)
+	t.Setenv("PMX_CANVAS_WEBVIEW_TIMEOUT_MS", "2000")
+	p := startServer(t, "")
+	p.must(200, "POST", "/api/workbench/webview/start", `{"width":800,"height":600}`)
+	r := p.must(400, "POST", "/api/workbench/webview/evaluate", `{"script":"while (true) {}"}`)
+	if !strings.Contains(r.str("error"), "Timed out after 2000ms") || !strings.Contains(r.str("error"), "it was killed and a new one started") {
+		t.Fatalf("wedged step: %s", r.raw)
+	}
+	if v := p.evalJS(`return document.title`); v != "PMX Canvas" {
+		t.Fatalf("the replacement browser answers %v", v)
+	}
+	st := p.must(200, "GET", "/api/workbench/webview", nil)
+	if st.body["active"] != true || st.body["width"] != 800.0 {
+		t.Fatalf("status %s", st.raw)
+	}
+	p.must(200, "DELETE", "/api/workbench/webview", nil)
+}
