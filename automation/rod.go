@@ -8,8 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"time"
 	"sync"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/launcher"
