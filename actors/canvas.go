@@ -25,6 +25,8 @@ type canvasRef struct {
 
 	// view is the latest published state; reads use it without a mailbox.
 	view atomic.Pointer[canvas.State]
+	// inFlight counts the writes admitted and not yet answered.
+	inFlight atomic.Int64
 
 	// Published AX views (see axstate.go, gates.go, timeline.go).
 	boardView    atomic.Pointer[boardView]

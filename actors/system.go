@@ -60,6 +60,13 @@ type Config struct {
 	SurfaceSecret []byte
 	// Webview configures each canvas's automation webview.
 	Webview WebviewConfig
+	// MaxInFlight caps the writes a canvas holds at once (see
+	// admission.go). 0 means DefaultMaxInFlight; negative is no cap.
+	MaxInFlight int
+	// AgentRate, when positive, limits each named agent to that many
+	// writes per second, in bursts of AgentBurst (0: the rate, at least 1).
+	AgentRate  float64
+	AgentBurst int
 }
 
 // System is the running actor tree of one server process.
@@ -72,6 +79,8 @@ type System struct {
 	// tokens numbers parked waits, so a caller that goes away can cancel
 	// its own.
 	tokens atomic.Uint64
+	// buckets rate-limit agents' writes (admission.go).
+	buckets agentBuckets
 
 	mu      sync.Mutex
 	stopped bool
@@ -209,6 +218,11 @@ func (s *System) ask(ctx context.Context, ref *canvasRef, pid *actor.PID, op *me
 	if timeout <= 0 {
 		return nil, messages.Timeout(env.Op)
 	}
+	release, aerr := s.admit(ref, env)
+	if aerr != nil {
+		return nil, aerr
+	}
+	defer release()
 	res, ferr := s.as.Root.RequestFuture(pid, &invokeRequest{env: env, op: op, before: before}, timeout).Result()
 	if ferr != nil {
 		return nil, messages.Timeout(env.Op)

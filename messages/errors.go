@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // Code is a stable, machine-readable error code. Codes are contract: clients
@@ -29,6 +30,8 @@ const (
 	CodeTimeout             Code = "timeout"
 	CodeStoreFailed         Code = "store-failed"
 	CodeUnavailable         Code = "unavailable"
+	CodeOverloaded          Code = "overloaded"
+	CodeRateLimited         Code = "rate-limited"
 	CodeInternal            Code = "internal"
 	CodeLeaseHeld           Code = "lease-held"
 	CodeApprovalRequired    Code = "approval-required"
@@ -66,6 +69,8 @@ var ErrorCatalog = []ErrorSpec{
 	{CodeTimeout, http.StatusServiceUnavailable, "The operation did not finish before its deadline."},
 	{CodeStoreFailed, http.StatusServiceUnavailable, "The durable store failed (for example fsync); writes are refused until restart."},
 	{CodeUnavailable, http.StatusServiceUnavailable, "The server is shutting down or the canvas is not available."},
+	{CodeOverloaded, http.StatusServiceUnavailable, "The canvas has as many writes in flight as it admits (serve --max-in-flight); retry after Retry-After (retryAfterMs)."},
+	{CodeRateLimited, http.StatusTooManyRequests, "This agent (X-PMX-Agent or agentId) sent writes faster than its rate (serve --agent-rate); retry after Retry-After (retryAfterMs)."},
 	{CodeInternal, http.StatusInternalServerError, "An unexpected failure inside the server; the canvas state is unchanged."},
 	{CodeLeaseHeld, http.StatusConflict, "A steering message is leased to another consumer; mark it as that consumer or after the lease ends (leaseExpiresAt)."},
 	{CodeApprovalRequired, http.StatusForbidden, "The AX policy requires approval for this command or interaction; approvalGate is the gate to resolve, after which the same call succeeds once."},
@@ -169,6 +174,22 @@ func StoreFailed(cause error) *Error {
 func Unavailable(format string, args ...any) *Error {
 	return newError(http.StatusServiceUnavailable, CodeUnavailable, format, args...)
 }
+
+// Overloaded reports a canvas at its in-flight cap (503 overloaded); the
+// client may retry after retryAfter.
+func Overloaded(retryAfter time.Duration, format string, args ...any) *Error {
+	return newError(http.StatusServiceUnavailable, CodeOverloaded, format, args...).With(RetryAfterKey, retryAfter.Milliseconds())
+}
+
+// RateLimited reports an agent over its write rate (429 rate-limited); the
+// client may retry after retryAfter.
+func RateLimited(retryAfter time.Duration, format string, args ...any) *Error {
+	return newError(http.StatusTooManyRequests, CodeRateLimited, format, args...).With(RetryAfterKey, retryAfter.Milliseconds())
+}
+
+// RetryAfterKey is the error body key (milliseconds) that HTTP also sends
+// as the Retry-After header (whole seconds, rounded up).
+const RetryAfterKey = "retryAfterMs"
 
 // Internal reports an unexpected failure (500 internal).
 func Internal(format string, args ...any) *Error {

@@ -59,6 +59,16 @@ type Options struct {
 	// Env overrides clock and randomness (tests).
 	Env *canvas.Env
 
+	// MaxInFlight caps the writes one canvas holds at once; one more is
+	// refused with 503 overloaded and Retry-After (0: 4096; negative: no
+	// cap).
+	MaxInFlight int
+	// AgentRate, when positive, limits each agent (X-PMX-Agent / agentId)
+	// to that many writes per second in bursts of AgentBurst (0: the rate,
+	// at least 1); faster writes are refused with 429 rate-limited.
+	AgentRate  float64
+	AgentBurst int
+
 	// Store tuning, for benchmarks of the durability cost.
 	NoSync   bool
 	MaxBatch int
@@ -152,6 +162,7 @@ func Start(opts Options) (*Server, error) {
 	sys, err := actors.Start(actors.Config{
 		Store: store, Logger: opts.Logger, Env: opts.Env,
 		SeedDockedWidgets: opts.SeedDockedWidgets, MaxBatch: opts.MaxBatch,
+		MaxInFlight: opts.MaxInFlight, AgentRate: opts.AgentRate, AgentBurst: opts.AgentBurst,
 		Webview: actors.WebviewConfig{
 			Engine: opts.WebviewEngine, WorkbenchURL: workbenchURL(ln, host), Token: opts.Token,
 			Workspace: ws, StepTimeout: webviewTimeout(opts.WebviewTimeout),

@@ -379,3 +379,17 @@ func TestNonFiniteNumbersAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// One runaway agent cannot starve the rest: with --agent-rate its extra
+// writes get 429 and Retry-After, while other agents write on.
+func TestAgentRateLimitOverHTTP(t *testing.T) {
+	p := startServer(t, "", "--agent-rate", "0.01", "--agent-burst", "1")
+	p.must(200, "POST", "/api/canvas/node", `{"type":"markdown"}`, "X-PMX-Agent", "runaway")
+	r := p.must(429, "POST", "/api/canvas/node", `{"type":"markdown","agentId":"runaway"}`)
+	if r.str("code") != "rate-limited" || r.header.Get("Retry-After") != "100" || r.body["retryAfterMs"] == nil {
+		t.Fatalf("rate-limited write: %v %s", r.header, r.raw)
+	}
+	p.must(200, "POST", "/api/canvas/node", `{"type":"markdown"}`, "X-PMX-Agent", "other")
+	p.must(200, "POST", "/api/canvas/node", `{"type":"markdown"}`)
+	p.must(200, "GET", "/api/canvas/state", nil, "X-PMX-Agent", "runaway")
+}

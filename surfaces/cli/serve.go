@@ -26,21 +26,24 @@ import (
 )
 
 type serveOptions struct {
-	port      int
-	host      string
-	workspace string
-	token     string
-	tokenFile string
-	origins   []string
-	noOpen    bool
-	logLevel  string
-	maxBody   int
-	ssePing   time.Duration
-	sseWrite  time.Duration
-	maxBatch  int
-	noFsync   bool
-	cpuProf   string
-	memProf   string
+	port       int
+	host       string
+	workspace  string
+	token      string
+	tokenFile  string
+	origins    []string
+	noOpen     bool
+	logLevel   string
+	maxBody    int
+	ssePing    time.Duration
+	sseWrite   time.Duration
+	maxBatch   int
+	inFlight   int
+	agentRate  float64
+	agentBurst int
+	noFsync    bool
+	cpuProf    string
+	memProf    string
 
 	theme string
 
@@ -77,6 +80,9 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	_ = f.MarkHidden("sse-ping")
 	f.DurationVar(&o.sseWrite, "sse-write-timeout", 10*time.Second, "drop an event-stream client that does not read for this long")
 	_ = f.MarkHidden("sse-write-timeout")
+	f.IntVar(&o.inFlight, "max-in-flight", 0, "writes one canvas holds at once before it answers 503 overloaded with Retry-After (default 4096; -1: no cap)")
+	f.Float64Var(&o.agentRate, "agent-rate", 0, "writes per second each agent (X-PMX-Agent or agentId) may send; faster ones get 429 rate-limited (0: no limit)")
+	f.IntVar(&o.agentBurst, "agent-burst", 0, "burst of --agent-rate writes an agent may send at once (default: the rate, at least 1)")
 	f.IntVar(&o.maxBatch, "journal-max-batch", 0, "cap on writes per group commit; 1 disables group commit (benchmarks)")
 	f.BoolVar(&o.noFsync, "unsafe-no-fsync", false, "skip fsync: acknowledged writes may be lost on power failure (benchmarks only)")
 	_ = f.MarkHidden("journal-max-batch")
@@ -196,6 +202,7 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 		Workspace: o.workspace, Host: o.host, Port: port, Token: token, AllowOrigins: o.origins,
 		SeedDockedWidgets: true, Logger: logger, BodyLimit: o.maxBody,
 		SSEPing: o.ssePing, SSEWriteTimeout: o.sseWrite, MaxBatch: o.maxBatch, NoSync: o.noFsync,
+		MaxInFlight: o.inFlight, AgentRate: o.agentRate, AgentBurst: o.agentBurst,
 		Webview: o.webviewStart(), WebviewBrowser: o.webviewBrowser(), WebviewAllowRequestBrowser: o.webviewAllow,
 	})
 	if err != nil {

@@ -314,6 +314,9 @@ func writeJSON(c *fiber.Ctx, status int, body any) error {
 }
 
 func writeError(c *fiber.Ctx, e *messages.Error) error {
+	if ms, ok := e.Extra[messages.RetryAfterKey].(int64); ok {
+		c.Set(fiber.HeaderRetryAfter, strconv.FormatInt(max(1, (ms+999)/1000), 10))
+	}
 	// The header tells a remote invoker this body is an error, not a reply
 	// whose body happens to say ok:false (a gate read's 404, a refused
 	// interaction).

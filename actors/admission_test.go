@@ -1,0 +1,132 @@
+package actors
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pmxcanvas/pmx-canvas/messages"
+	"github.com/pmxcanvas/pmx-canvas/persistence"
+)
+
+// A canvas admits MaxInFlight writes at once: with its store held, the
+// next write is refused at once (503 overloaded, retryAfterMs) instead of
+// queueing, reads still answer, another canvas still writes, and once the
+// store goes on the admitted writes complete and new ones are admitted.
+func TestAdmissionCapsWritesInFlightPerCanvas(t *testing.T) {
+	hold := make(chan struct{})
+	var holding sync.Once
+	started := make(chan struct{})
+	var armed bool
+	var mu sync.Mutex
+	h := start(t, "", func(c *Config, o *persistence.Options) {
+		c.MaxInFlight = 2
+		o.SyncHook = func() error {
+			mu.Lock()
+			a := armed
+			mu.Unlock()
+			if a {
+				holding.Do(func() { close(started) })
+				<-hold
+			}
+			return nil
+		}
+	})
+	h.mustCall("", "node.add", `{"type":"markdown"}`)
+	h.mustCall("other", "node.add", `{"type":"markdown"}`)
+	mu.Lock()
+	armed = true
+	mu.Unlock()
+
+	done := make(chan *messages.Error, 2)
+	for range 2 {
+		go func() {
+			_, err := h.call("", "node.add", `{"type":"markdown","title":"admitted"}`)
+			done <- err
+		}()
+	}
+	<-started
+	deadline := time.Now().Add(5 * time.Second)
+	for refOf(t, h.sys, "main").inFlight.Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	_, err := h.call("", "node.add", `{"type":"markdown","title":"refused"}`)
+	if err == nil || err.Code != messages.CodeOverloaded || err.Status != 503 || err.Extra[messages.RetryAfterKey] != int64(100) {
+		t.Fatalf("third write: %v", err)
+	}
+	h.mustCall("", "layout.get", `{}`)
+	close(hold)
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatalf("admitted write: %v", err)
+		}
+	}
+	mu.Lock()
+	armed = false
+	mu.Unlock()
+	h.mustCall("", "node.add", `{"type":"markdown","title":"after"}`)
+	titles := map[string]int{}
+	for _, n := range h.mustCall("", "layout.get", `{}`)["nodes"].([]any) {
+		if s, ok := n.(map[string]any)["title"].(string); ok {
+			titles[s]++
+		}
+	}
+	if titles["admitted"] != 2 || titles["refused"] != 0 || titles["after"] != 1 {
+		t.Fatalf("titles %v", titles)
+	}
+	if n := refOf(t, h.sys, "main").inFlight.Load(); n != 0 {
+		t.Fatalf("%d writes still counted in flight", n)
+	}
+}
+
+// With AgentRate, each agent gets its own token bucket: a runaway agent is
+// refused (429 rate-limited with the wait) while other agents and writes
+// without an agent go on.
+func TestAdmissionRateLimitsEachAgent(t *testing.T) {
+	h := start(t, "", func(c *Config, _ *persistence.Options) {
+		c.AgentRate = 0.01 // one token per 100 s: none refill during the test
+		c.AgentBurst = 2
+	})
+	as := func(agent string) func(*messages.Envelope) { return func(e *messages.Envelope) { e.Agent = agent } }
+	h.mustCall("", "node.add", `{"type":"markdown"}`, as("runaway"))
+	h.mustCall("a", "node.add", `{"type":"markdown"}`, as("runaway")) // across canvases
+	_, err := h.call("", "node.add", `{"type":"markdown"}`, as("runaway"))
+	if err == nil || err.Code != messages.CodeRateLimited || err.Status != 429 {
+		t.Fatalf("third write of the runaway agent: %v", err)
+	}
+	if ms := err.Extra[messages.RetryAfterKey].(int64); ms < 99_000 || ms > 100_000 {
+		t.Fatalf("retry after %d ms, want about 100 s", ms)
+	}
+	h.mustCall("", "node.add", `{"type":"markdown"}`, as("polite"))
+	h.mustCall("", "node.add", `{"type":"markdown"}`)
+	h.mustCall("", "layout.get", `{}`, as("runaway")) // reads are not limited
+}
+
+func refOf(t *testing.T, s *System, id string) *canvasRef {
+	t.Helper()
+	ref, err := s.canvas(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ref
+}
+
+func TestTokenBucket(t *testing.T) {
+	var b agentBuckets
+	t0 := time.Unix(0, 0)
+	for i, tc := range []struct {
+		at   time.Duration
+		wait time.Duration
+	}{
+		{0, 0}, {0, 0}, {0, 500 * time.Millisecond}, // burst 2, rate 2/s
+		{250 * time.Millisecond, 250 * time.Millisecond},
+		{500 * time.Millisecond, 0},
+		{500 * time.Millisecond, 500 * time.Millisecond},
+		{10 * time.Second, 0}, {10 * time.Second, 0}, {10 * time.Second, 500 * time.Millisecond},
+	} {
+		if got := b.take("x", 2, 2, t0.Add(tc.at)); got != tc.wait {
+			t.Fatalf("take %d at %v: wait %v, want %v", i, tc.at, got, tc.wait)
+		}
+	}
+}
