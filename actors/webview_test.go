@@ -405,7 +405,14 @@ func TestWebviewWedgedBrowserIsReplaced(t *testing.T) {
 		t.Fatalf("step on the new browser: %v", v)
 	}
 	h.mustCall("", "webview.stop", `{}`)
-	calls := eng.calls()
+	// The wedged browser is closed in the background (its close hangs
+	// until released), so wait for that call to be made.
+	var calls []string
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		if calls = eng.calls(); slices.Contains(calls, "close#1") {
+			break
+		}
+	}
 	for _, want := range []string{"start http://127.0.0.1:1/workbench 900x700", "evaluate#1 ( document.title )", "close#1", "start http://127.0.0.1:1/workbench 900x700", "evaluate#2 ( document.title )", "close#2"} {
 		found := false
 		for _, c := range calls {

@@ -10,7 +10,9 @@ import (
 // A client that fell behind gets only the newest full layout of what was
 // queued for it; every other frame keeps its place.
 func TestCoalesceKeepsOnlyTheNewestLayout(t *testing.T) {
-	ev := func(seq uint64, name string) *messages.StreamEvent { return &messages.StreamEvent{Seq: seq, Name: name} }
+	ev := func(seq uint64, name string) *messages.StreamEvent {
+		return &messages.StreamEvent{Seq: seq, Name: name}
+	}
 	for _, tc := range []struct {
 		in, want string
 	}{
