@@ -54,6 +54,7 @@ type config struct {
 	server   []string
 	await    int
 	spread   bool
+	fanout   int
 }
 
 func main() {
@@ -75,6 +76,7 @@ func main() {
 	flag.DurationVar(&cfg.readWait, "read-interval", 0, "each reader's pause between reads (0: back to back)")
 	flag.IntVar(&cfg.await, "await", 0, "await mode: park this many gate waiters over HTTP, resolve, report release latency and memory per waiter")
 	flag.BoolVar(&cfg.spread, "spread", false, "await mode: one waiter per gate, all resolved together (default: all on one gate)")
+	flag.IntVar(&cfg.fanout, "fanout", 0, "fan-out mode: open this many event-stream subscribers, add -n nodes one by one, report frame latency relative to each write's reply")
 	flag.IntVar(&cfg.startups, "startup", 0, "startup mode: start the server this many times; report time to a healthy /health and idle memory")
 	flag.Parse()
 	cfg.server = flag.Args()
@@ -122,6 +124,9 @@ func run(cfg config) error {
 	}
 	if cfg.await > 0 {
 		return awaitBench(cfg, client, url, pid, cfg.await, cfg.spread)
+	}
+	if cfg.fanout > 0 {
+		return fanoutBench(cfg, client, url, cfg.fanout, cfg.n)
 	}
 	if !cfg.jsonOut {
 		fmt.Printf("%-10s %-10s %6s %10s %10s %9s %9s %9s %9s\n", "label", "op", "C", "ops", "ops/s", "p50", "p95", "p99", "max")
