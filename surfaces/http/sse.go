@@ -1,15 +1,12 @@
 package httpapi
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"net"
 	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/valyala/fasthttp"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
@@ -41,76 +38,110 @@ func (s *Server) events(c *fiber.Ctx) error {
 
 	c.Set(fiber.HeaderContentType, "text/event-stream; charset=utf-8")
 	c.Set(fiber.HeaderCacheControl, "no-cache, no-store, must-revalidate")
-	// The connection ends with the stream: a client dropped for being
-	// slow is cut off (and reconnects with Last-Event-ID) instead of
-	// idling on a kept-alive socket with its unread buffers.
-	c.Context().SetConnectionClose()
 	c.Set("X-Accel-Buffering", "no")
+	// The stream writes to the connection itself: one write system call
+	// per batch of frames, instead of fasthttp's body pipe, its goroutine
+	// and its 4 KiB chunks (several calls per frame per subscriber). The
+	// body is delimited by the connection's end, which is also the
+	// stream's: nothing else is sent on this connection.
+	head := responseHead(c)
+	raw := c.Context().Conn() // the TCP connection under fasthttp's hijack wrapper
 	s.streams.Add(1)
-	conn := c.Context().Conn()
-	c.Context().SetBodyStreamWriter(fasthttp.StreamWriter(func(w *bufio.Writer) {
+	c.Context().HijackSetNoResponse(true)
+	c.Context().Hijack(func(conn net.Conn) {
 		defer s.streams.Done()
 		defer sub.Close()
-		s.stream(&deadlineWriter{Writer: w, conn: conn, timeout: s.opts.StreamWriteTimeout}, sub)
-	}))
+		w := &streamConn{conn: conn, raw: raw, timeout: s.opts.StreamWriteTimeout}
+		if w.write(head) != nil {
+			return
+		}
+		if ended := s.stream(w, sub); ended {
+			w.reset()
+		}
+	})
 	return nil
 }
 
-// deadlineWriter writes an event stream under a deadline: a client that
-// stops reading fills its socket buffers, a write blocks, and when it has
-// not finished within the timeout the connection is reset, so the kernel
-// memory and the goroutine it held are freed at once (a plain close would
-// queue the FIN behind the unread data and keep both for as long as the
-// client lives). The client reconnects with Last-Event-ID.
-type deadlineWriter struct {
-	*bufio.Writer
-	conn    net.Conn
-	timeout time.Duration
+// responseHead renders the status line and the headers set so far (the
+// security headers of every response, and the stream's own), for a
+// hijacked connection.
+func responseHead(c *fiber.Ctx) []byte {
+	var b []byte
+	b = append(b, "HTTP/1.1 200 OK\r\n"...)
+	c.Response().Header.VisitAll(func(k, v []byte) {
+		switch string(k) {
+		case fiber.HeaderContentLength, fiber.HeaderConnection, fiber.HeaderTransferEncoding:
+			return
+		}
+		b = append(append(append(append(b, k...), ": "...), v...), "\r\n"...)
+	})
+	return append(b, "Connection: close\r\n\r\n"...)
 }
 
-// within runs write (frames, then a flush) under the deadline.
-func (d *deadlineWriter) within(write func() error) error {
-	t := time.AfterFunc(d.timeout, d.reset)
-	err := write()
-	if !t.Stop() {
-		return errStreamLagged
+// streamConn writes an event stream to its connection under a deadline: a
+// client that stops reading fills its socket buffers, a write blocks, and
+// when it has not finished within the timeout the connection is reset, so
+// the kernel memory and the goroutine it held are freed at once (a plain
+// close would queue the FIN behind the unread data and keep both for as
+// long as the client lives). The client reconnects with Last-Event-ID.
+type streamConn struct {
+	conn    net.Conn
+	raw     net.Conn
+	timeout time.Duration
+	buf     []byte
+}
+
+// write sends b; a failed or timed-out write resets the connection.
+func (w *streamConn) write(b []byte) error {
+	_ = w.conn.SetWriteDeadline(time.Now().Add(w.timeout))
+	if _, err := w.conn.Write(b); err != nil {
+		w.reset()
+		return err
+	}
+	return nil
+}
+
+// reset makes the coming close a TCP reset: the unsent frames are
+// discarded at once instead of kept in the kernel ahead of the FIN.
+func (w *streamConn) reset() {
+	if tc, ok := w.raw.(interface{ SetLinger(int) error }); ok {
+		_ = tc.SetLinger(0)
+	}
+}
+
+// frames renders frames into one buffer and writes it.
+func (w *streamConn) frames(frames []*messages.StreamEvent) error {
+	w.buf = w.buf[:0]
+	for _, f := range frames {
+		var err error
+		if w.buf, err = appendFrame(w.buf, f); err != nil {
+			return err
+		}
+	}
+	err := w.write(w.buf)
+	if cap(w.buf) > maxKeptBuffer {
+		w.buf = nil // a huge layout's buffer is not kept between frames
 	}
 	return err
 }
 
-func (d *deadlineWriter) reset() {
-	if d.conn == nil {
-		return
-	}
-	if tc, ok := d.conn.(interface{ SetLinger(int) error }); ok {
-		_ = tc.SetLinger(0) // discard the unsent frames: the close is a reset
-	}
-	_ = d.conn.Close()
-}
-
-var errStreamLagged = errors.New("event stream client did not read within the write timeout")
+// maxKeptBuffer is the largest frame buffer a stream keeps between writes.
+const maxKeptBuffer = 1 << 20
 
 // maxBatch caps the frames written between two flushes.
 const maxBatch = 512
 
 // stream writes the subscription's frames until the client goes or lags
 // (a write misses its deadline, or the canvas dropped its queue for falling
-// behind), or the server shuts down.
-func (s *Server) stream(w *deadlineWriter, sub *messages.Subscription) {
+// behind), or the server shuts down. It reports whether the canvas ended
+// the subscription (the client lagged, or the canvas stopped).
+func (s *Server) stream(w *streamConn, sub *messages.Subscription) (ended bool) {
 	lastSeq := sub.Head
-	write := func(frames []*messages.StreamEvent) error {
-		return w.within(func() error {
-			for _, f := range frames {
-				if err := writeFrame(w.Writer, f); err != nil {
-					return err
-				}
-				lastSeq = f.Seq
-			}
-			return w.Flush()
-		})
+	if w.frames(sub.Initial) != nil {
+		return false
 	}
-	if write(sub.Initial) != nil {
-		return
+	if n := len(sub.Initial); n > 0 {
+		lastSeq = sub.Initial[n-1].Seq
 	}
 	ping := time.NewTicker(s.opts.PingInterval)
 	defer ping.Stop()
@@ -119,21 +150,26 @@ func (s *Server) stream(w *deadlineWriter, sub *messages.Subscription) {
 		select {
 		case ev, open := <-sub.Events:
 			if !open {
-				return // dropped (too slow) or canvas stopped: the client resumes
+				return true // dropped (too slow) or canvas stopped: the client resumes
 			}
-			// Take what is already queued too, and flush once.
+			// Take what is already queued too, and write once.
 			var closed bool
 			batch, closed = drain(append(batch[:0], ev), sub.Events)
-			if write(coalesce(batch)) != nil || closed {
-				return
+			out := coalesce(batch)
+			if w.frames(out) != nil {
+				return false
 			}
+			if closed {
+				return true
+			}
+			lastSeq = out[len(out)-1].Seq
 		case now := <-ping.C:
 			p := &messages.StreamEvent{Seq: lastSeq, Name: "ping", Data: map[string]any{"ts": now.UnixMilli(), "sessionId": s.sessionID()}}
-			if write([]*messages.StreamEvent{p}) != nil {
-				return
+			if w.frames([]*messages.StreamEvent{p}) != nil {
+				return false
 			}
 		case <-s.closing:
-			return
+			return false
 		}
 	}
 }
@@ -187,17 +223,17 @@ func (s *Server) sessionID() string {
 	return ""
 }
 
-func writeFrame(w *bufio.Writer, ev *messages.StreamEvent) error {
+// appendFrame appends one SSE frame to b.
+func appendFrame(b []byte, ev *messages.StreamEvent) ([]byte, error) {
 	data, err := ev.JSON()
 	if err != nil {
-		return err
+		return b, err
 	}
-	w.WriteString("id: ")
-	w.WriteString(strconv.FormatUint(ev.Seq, 10))
-	w.WriteString("\nevent: ")
-	w.WriteString(ev.Name)
-	w.WriteString("\ndata: ")
-	w.Write(data)
-	_, err = w.WriteString("\n\n")
-	return err
+	b = append(b, "id: "...)
+	b = strconv.AppendUint(b, ev.Seq, 10)
+	b = append(b, "\nevent: "...)
+	b = append(b, ev.Name...)
+	b = append(b, "\ndata: "...)
+	b = append(b, data...)
+	return append(b, "\n\n"...), nil
 }
