@@ -353,7 +353,7 @@ func summarizeNode(raw json.RawMessage) ordered {
 }
 
 func mustJSON(v any) []byte {
-	b, _ := json.Marshal(v)
+	b, _ := plainJSON(v)
 	return b
 }
 

@@ -56,8 +56,11 @@ func checkHealth(cmd *cobra.Command, base string) error {
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return &cliError{Msg: fmt.Sprintf("Cannot connect to pmx-canvas at %s: %v", base, err),
-			Hint: "Start the server first: pmx-canvas serve --daemon (or pmx-canvas serve in another terminal)"}
+		f, lerr := locate(cmd)
+		if lerr != nil {
+			return lerr
+		}
+		return unreachable(f, "pmx-canvas", err)
 	}
 	res.Body.Close()
 	if res.StatusCode/100 != 2 {

@@ -173,7 +173,9 @@ func allowedMethods(path string) []string {
 }
 
 func (s *Server) health(c *fiber.Ctx) error {
-	return writeJSON(c, fiber.StatusOK, map[string]any{"ok": true, "workspace": s.opts.Workspace, "version": s.opts.Version})
+	// pid identifies the process, so a client can check that a server
+	// record (.pmx-canvas/server.json) describes the server that answers.
+	return writeJSON(c, fiber.StatusOK, map[string]any{"ok": true, "workspace": s.opts.Workspace, "version": s.opts.Version, "pid": os.Getpid()})
 }
 
 // operation returns the handler of one catalog operation.
