@@ -266,7 +266,7 @@ func printBanner(w io.Writer, url, workspace string) {
   Health: %s/health
   Workspace: %s
 
-  Agent CLI (finds this server from the workspace):
+  Agent CLI (run in the workspace, it finds this server):
     pmx-canvas node add --title Hello --content "# Hi"
     curl -s %s/api/canvas/state
 
