@@ -124,6 +124,10 @@ func (s *Server) routes() {
 	s.app.Get("/", s.workbenchPage)
 	s.app.Get("/workbench", s.workbenchPage)
 	s.app.Get("/workbench/:file", s.workbenchAsset)
+	// The reference's favicon routes: any method, one SVG for both paths
+	// (browsers ask for /favicon.ico on every page load).
+	s.app.All("/favicon.ico", s.favicon)
+	s.app.All("/favicon.svg", s.favicon)
 	for _, op := range messages.Catalog {
 		for _, r := range op.HTTP {
 			s.app.Add(r.Method, r.Path, s.operation(op))
