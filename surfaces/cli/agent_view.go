@@ -6,6 +6,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -30,8 +31,8 @@ func newOpenCommand(s *ioStreams) *cobra.Command {
 				return err
 			}
 			url := base + "/workbench"
-			if !openBrowser(url) {
-				return die("", "Failed to open browser for %s", url)
+			if err := openBrowser(url); err != nil {
+				return die("Open it yourself: "+url, "Failed to open browser for %s: %v", url, err)
 			}
 			return output(s.Out, ordered{{"ok", true}, {"url", url}})
 		})
@@ -64,16 +65,21 @@ func checkHealth(cmd *cobra.Command, base string) error {
 	}
 	res.Body.Close()
 	if res.StatusCode/100 != 2 {
-		return die("", "Cannot reach pmx-canvas health endpoint at %s: HTTP %d", base, res.StatusCode)
+		hint := "Check that " + base + " is a pmx-canvas server, or point at one with --server-url URL."
+		if res.StatusCode == http.StatusUnauthorized {
+			hint = "That server needs its bearer token: pass --token TOKEN (or set PMX_CANVAS_TOKEN)."
+		}
+		return die(hint, "Cannot reach pmx-canvas health endpoint at %s: HTTP %d", base, res.StatusCode)
 	}
 	return nil
 }
 
-// openBrowser opens url in the OS browser; false when disabled
-// (PMX_CANVAS_DISABLE_BROWSER_OPEN=1) or when the opener fails.
-func openBrowser(url string) bool {
+// openBrowser opens url in the OS browser; an error says why not: opening
+// is disabled (PMX_CANVAS_DISABLE_BROWSER_OPEN=1), or the opener is
+// missing or failed.
+func openBrowser(url string) error {
 	if os.Getenv("PMX_CANVAS_DISABLE_BROWSER_OPEN") == "1" {
-		return false
+		return errors.New("browser opening is disabled (PMX_CANVAS_DISABLE_BROWSER_OPEN=1)")
 	}
 	var c *exec.Cmd
 	switch runtime.GOOS {
@@ -84,7 +90,25 @@ func openBrowser(url string) bool {
 	default:
 		c = exec.Command("xdg-open", url)
 	}
-	return c.Run() == nil
+	out, err := c.CombinedOutput()
+	if errors.Is(err, exec.ErrNotFound) {
+		return fmt.Errorf("%s is not installed (no desktop browser opener here)", c.Args[0])
+	}
+	if err != nil {
+		if msg := strings.TrimSpace(string(out)); msg != "" {
+			return fmt.Errorf("%s: %v: %s", c.Args[0], err, truncateLine(msg, 200))
+		}
+		return fmt.Errorf("%s: %v", c.Args[0], err)
+	}
+	return nil
+}
+
+func truncateLine(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
 }
 
 func newSearchCommand(s *ioStreams) *cobra.Command {
@@ -323,7 +347,7 @@ func newExportCommand(s *ioStreams) *cobra.Command {
 				return err
 			}
 			if err := os.WriteFile(*out, append(pretty, '\n'), 0o644); err != nil {
-				return die("", "Unable to write --output: %v", err)
+				return die("Pick a path in a directory you can write, e.g. --output ./canvas.json", "Unable to write --output: %v", err)
 			}
 			var doc struct {
 				Nodes []json.RawMessage `json:"nodes"`

@@ -278,7 +278,7 @@ func runDaemonStart(cmd *cobra.Command, o *serveOptions, port int) error {
 	defer unlock()
 	if responsive, ours, ws := t.health(ctx); responsive {
 		if !ours {
-			return die("Stop that server, or pick another --port.",
+			return die(fmt.Sprintf("Pick another port: pmx-canvas serve --daemon --port %d, or stop the server of %s first.", port+1, ws),
 				"Port %d is already serving another workspace (%s)", port, ws)
 		}
 		var pid any

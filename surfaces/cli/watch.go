@@ -144,6 +144,8 @@ type watcher struct {
 
 var errWatchMaxEvents = errors.New("max events reached")
 
+const watchDownHint = "Check that the server still runs (pmx-canvas serve status), then watch again; a longer --reconnect (e.g. 2m) waits for it to come back."
+
 // watchFatalError is a refusal that retrying will not fix.
 type watchFatalError struct{ err error }
 
@@ -183,7 +185,7 @@ func (w *watcher) run(ctx context.Context) error {
 			msg = err.Error()
 		}
 		if w.opts.reconnect <= 0 || time.Since(lostAt) > w.opts.reconnect {
-			return die("Ensure the server is still running and reachable.", "Watch stream failed: %s", msg)
+			return die(watchDownHint, "Watch stream failed: %s", msg)
 		}
 		w.note("watch: connection lost (%s); reconnecting in %s", msg, backoff)
 		select {
