@@ -391,7 +391,6 @@ func TestResolveNodeByIDAndDockedKind(t *testing.T) {
 	}
 }
 
-
 func TestSearchScoring(t *testing.T) {
 	tx := Begin(NewState(), testEnv())
 	mustAdd(t, tx, `{"type":"markdown","title":"Deploy Trend","content":"weekly deploy trend"}`)
