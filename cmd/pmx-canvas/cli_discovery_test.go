@@ -176,12 +176,27 @@ func TestDiscoveryDaemonOnAnotherPort(t *testing.T) {
 	discNoRecord(t, ws) // removed on exit
 
 	// Nothing runs now: the message names the server it tried and why.
+	if defaultPortBusy() {
+		t.Log("something listens on 4313 on this machine; the no-server message is not checked")
+		return
+	}
 	code, _, errOut = discRun(t, ws, nil, "node", "list")
 	e := dwJSON(t, errOut)
 	if msg, _ := e["error"].(string); code != 1 || !strings.Contains(msg, "Cannot connect to pmx-canvas at http://127.0.0.1:4313 (the default port; no server is recorded for "+real+")") ||
 		!strings.Contains(e["hint"].(string), "pmx-canvas serve --daemon") {
 		t.Fatalf("node list with nothing running: %d %v", code, e)
 	}
+}
+
+// defaultPortBusy: something (another user's server) listens on 4313,
+// where a client falls back when nothing else is found.
+func defaultPortBusy() bool {
+	c, err := net.DialTimeout("tcp", "127.0.0.1:4313", 200*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	_ = c.Close()
+	return true
 }
 
 func mustAtoi(t *testing.T, s string) int {
@@ -211,7 +226,9 @@ func TestDiscoveryStaleRecord(t *testing.T) {
 	}
 	pid := int(rec["pid"].(float64))
 	code, _, errOut := discRun(t, ws, nil, "node", "list")
-	if code != 1 || !strings.Contains(errOut, "removed a stale server record (pid "+strconv.Itoa(pid)+" is gone)") {
+	// (With something on 4313 the command reaches it; the record must go
+	// all the same.)
+	if !defaultPortBusy() && (code != 1 || !strings.Contains(errOut, "removed a stale server record (pid "+strconv.Itoa(pid)+" is gone)")) {
 		t.Fatalf("node list after a kill: %d %s", code, errOut)
 	}
 	discNoRecord(t, ws)
@@ -238,7 +255,9 @@ func TestDiscoveryStaleRecord(t *testing.T) {
 		}
 	}()
 	code, _, errOut = discRun(t, ws, nil, "node", "list")
-	if code != 1 || !strings.Contains(errOut, "the recorded server http://"+ln.Addr().String()+" (pid "+strconv.Itoa(os.Getpid())+") did not answer") ||
+	if defaultPortBusy() {
+		t.Log("something listens on 4313 on this machine; the fallback message is not checked")
+	} else if code != 1 || !strings.Contains(errOut, "the recorded server http://"+ln.Addr().String()+" (pid "+strconv.Itoa(os.Getpid())+") did not answer") ||
 		!strings.Contains(errOut, "127.0.0.1:4313 (the default port") {
 		t.Fatalf("node list with a foreign record: %d %s", code, errOut)
 	}
