@@ -73,8 +73,7 @@ func ServeMCP(ctx context.Context, o MCPOptions) error {
 			// Another process holds the store: most likely a server of
 			// this workspace that was starting a moment ago. Look again.
 			if client, tried = findDaemon(ctx, o, ws); client == nil {
-				return fmt.Errorf("%w. No pmx-canvas server of this workspace answered (tried: %s). If that process is a pmx-canvas server, point at it with PMX_CANVAS_URL=http://127.0.0.1:<port>; otherwise stop it, or use another --workspace",
-					err, strings.Join(tried, "; "))
+				return &MCPStoreLockedError{Err: err, Tried: tried}
 			}
 		} else if err != nil {
 			return err
@@ -108,6 +107,20 @@ func ServeMCP(ctx context.Context, o MCPOptions) error {
 	}
 	return err
 }
+
+// MCPStoreLockedError is ServeMCP's failure when another process holds the
+// workspace's store and no server of the workspace answered at any address
+// tried (errors.Is(err, ErrStoreLocked) holds).
+type MCPStoreLockedError struct {
+	Err   error
+	Tried []string // what was looked at, and why it did not do
+}
+
+func (e *MCPStoreLockedError) Error() string {
+	return e.Err.Error() + "; no pmx-canvas server of this workspace answered (tried: " + strings.Join(e.Tried, "; ") + ")"
+}
+
+func (e *MCPStoreLockedError) Unwrap() error { return e.Err }
 
 // findDaemon returns a client for a running same-workspace server, or nil,
 // and what it tried (for the error when the store turns out to be locked).

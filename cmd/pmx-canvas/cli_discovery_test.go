@@ -330,3 +330,35 @@ func TestDiscoveryRefusedDaemonLeavesNoLock(t *testing.T) {
 		t.Fatalf("serve on a busy port: %d %v", code, e)
 	}
 }
+
+// TestDiscoveryMCPLockedWithoutRecord: when the store is held by a process
+// that cannot be found (its record is gone), pmx-canvas mcp says what it
+// tried and how to point at the server, instead of a bare lock error.
+func TestDiscoveryMCPLockedWithoutRecord(t *testing.T) {
+	ws := t.TempDir()
+	p := startServer(t, ws)
+	real, _ := filepath.EvalSymlinks(ws)
+	if err := os.Remove(filepath.Join(ws, ".pmx-canvas", "server.json")); err != nil {
+		t.Fatal(err)
+	}
+	mcp := exec.Command(binary, "mcp")
+	mcp.Dir, mcp.Env = ws, dwEnv()
+	mcp.Stdin = strings.NewReader("")
+	out, err := mcp.CombinedOutput()
+	if err == nil {
+		t.Fatalf("mcp started beside a server it could not find: %s", out)
+	}
+	e := dwJSON(t, string(out))
+	if msg, _ := e["error"].(string); !strings.HasPrefix(msg, "Cannot serve MCP: workspace store is locked by another process") ||
+		!strings.Contains(msg, "tried: no server is recorded for "+real) || !strings.Contains(e["hint"].(string), "PMX_CANVAS_URL=") {
+		t.Fatalf("mcp error %v", e)
+	}
+	// With the URL it forwards.
+	mcp = exec.Command(binary, "mcp", "--log-level", "info")
+	mcp.Dir, mcp.Env = ws, dwEnv("PMX_CANVAS_URL="+p.url)
+	replies := mcpExchange(t, mcp,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if len(replies) != 1 || !strings.Contains(replies[0], `"serverInfo"`) {
+		t.Fatalf("mcp with PMX_CANVAS_URL: %v %s", replies, mcp.Stderr)
+	}
+}

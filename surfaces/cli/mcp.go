@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -65,10 +66,16 @@ func runMCP(cmd *cobra.Command, o *mcpOptions, stdin io.Reader, stdout, stderr i
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return pmxcanvas.ServeMCP(ctx, pmxcanvas.MCPOptions{
+	err = pmxcanvas.ServeMCP(ctx, pmxcanvas.MCPOptions{
 		Workspace: o.workspace, Port: port, URL: os.Getenv("PMX_CANVAS_URL"), Token: os.Getenv("PMX_CANVAS_TOKEN"),
 		Canvas: os.Getenv("PMX_CANVAS_ID"), Compact: tools == "compact",
 		In: stdin, Out: stdout,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	})
+	var locked *pmxcanvas.MCPStoreLockedError
+	if errors.As(err, &locked) {
+		return die("If that process is a pmx-canvas server, point at it: PMX_CANVAS_URL=http://127.0.0.1:<its port> pmx-canvas mcp; otherwise stop it, or use another --workspace.",
+			"Cannot serve MCP: %v", locked)
+	}
+	return err
 }
