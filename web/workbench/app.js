@@ -34,6 +34,7 @@ const S = {
   status: "connecting", // connecting | syncing | connected | disconnected
   synced: false,        // this connection has had its first layout
   loadedOnce: false,    // the page has had a first layout (a reconnect does not refit)
+  fitPending: false,    // the first-load fit waits for the viewport to have a size
   theme: "dark",
   maxZ: 0,
   raised: new Map(),    // id -> client-only zIndex (bring to front)
@@ -162,7 +163,7 @@ function connect() {
       // whose viewport was never set opens fitted to its content (locally:
       // nothing is saved, so other viewers keep their view).
       S.view = { ...(layout.viewport || S.view) };
-      if (!S.loadedOnce && !savedViewport(layout.viewport)) S.view = fittedView() || S.view;
+      if (!S.loadedOnce && !savedViewport(layout.viewport)) initialFit();
       S.loadedOnce = true;
       S.synced = true;
       setStatus("connected");
@@ -174,6 +175,7 @@ function connect() {
   });
   on("canvas-viewport-update", (d) => {
     if (!d.viewport) return;
+    S.fitPending = false;
     cancelAnimation();
     S.view = { ...d.viewport };
     applyView();
@@ -504,6 +506,7 @@ const clampScale = (s) => Math.min(MAX_SCALE, Math.max(MIN_SCALE, s));
 
 // commitView persists the view: the server broadcasts it to every client.
 function commitView() {
+  S.fitPending = false;
   const { x, y, scale } = S.view;
   api("POST", "/api/canvas/viewport", { x, y, scale });
 }
@@ -541,6 +544,22 @@ function fitView() {
   const v = fittedView();
   if (v) animateView(v);
 }
+
+// initialFit fits the view to the board once the page has its size: a
+// layout that arrives before the stylesheet has sized the viewport waits
+// for the first resize (a fit computed on a 0 px viewport would zoom all
+// the way out). A view change before then (the user, another viewer)
+// cancels it.
+function initialFit() {
+  if (viewportEl.clientWidth < 50 || viewportEl.clientHeight < 50) { S.fitPending = true; return; }
+  S.fitPending = false;
+  S.view = fittedView() || S.view;
+}
+new ResizeObserver(() => {
+  if (!S.fitPending) return;
+  initialFit();
+  if (!S.fitPending) applyView();
+}).observe(viewportEl);
 
 // savedViewport: the canvas's viewport was set (panned, zoomed, fitted by
 // someone) rather than left at the default a new canvas starts with.
