@@ -397,6 +397,11 @@ func TestWorkbenchEdgesSelectionAndInk(t *testing.T) {
 	if err := page.Mouse.MoveTo(proto.Point{X: x, Y: y}); err != nil { // hover shows the ports
 		t.Fatal(err)
 	}
+	// The ports grow in over 0.12 s (scale 0 to 1); a press before that
+	// misses the port and lands on the node.
+	until(t, "the ports shown", func() bool {
+		return js(t, page, `return getComputedStyle(document.querySelector('`+sel(a, ".node-port-right")+`')).transform`) == "matrix(1, 0, 0, 1, 0, 0)"
+	})
 	px, py, _ := box(t, page, sel(a, ".node-port-right"))
 	bx, by, _ := box(t, page, sel(b, ".node-body"))
 	drag(t, page, px, py, bx-px, by-py)
