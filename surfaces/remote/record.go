@@ -146,7 +146,10 @@ func ProbeToken(ctx context.Context, base, token string, timeout time.Duration) 
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	res, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
+	// A keep-alive client, as Probe uses: with DisableKeepAlives the
+	// probed server's graceful shutdown sometimes waited out its whole
+	// deadline (TestSmokeOnAFreshMachine, about one run in ten under -race).
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, err
 	}
