@@ -168,7 +168,7 @@ func (t *daemonTarget) healthOf(ctx context.Context, timeout time.Duration) (str
 	if t.token != "" {
 		req.Header.Set("Authorization", "Bearer "+t.token)
 	}
-	res, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
+	res, err := http.DefaultClient.Do(req) // keep-alive: see remote.ProbeToken
 	if err != nil {
 		return "", err
 	}
