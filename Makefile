@@ -4,11 +4,24 @@ BIN       := bin
 FUZZTIME  ?= 20s
 BENCHOUT  ?= $(BIN)/bench.txt
 
-.PHONY: run build test e2e lint bench fuzz clean
+# make run PORT=4400 WORKSPACE=~/project
+PORT      ?= 4313
+WORKSPACE ?= .
 
-## run: the server on 127.0.0.1:4313, workspace = current directory
+.PHONY: run install build test e2e lint bench fuzz clean
+
+## run: build bin/pmx-canvas, then serve on 127.0.0.1:$(PORT), workspace $(WORKSPACE)
 run:
-	$(GO) run ./cmd/pmx-canvas serve --port 4313 --workspace .
+	@echo "building pmx-canvas… (the first build downloads and compiles the modules; later ones take seconds)" >&2
+	@$(GO) build -o $(BIN)/pmx-canvas ./cmd/pmx-canvas
+	@exec $(BIN)/pmx-canvas serve --port $(PORT) --workspace $(WORKSPACE) --no-open
+
+## install: put pmx-canvas on PATH (go install: $$GOBIN, else $$(go env GOPATH)/bin)
+install:
+	$(GO) install ./cmd/pmx-canvas
+	@dir=$$($(GO) env GOBIN); [ -n "$$dir" ] || dir=$$($(GO) env GOPATH)/bin; \
+	echo "installed $$dir/pmx-canvas"; \
+	case ":$$PATH:" in *":$$dir:"*) ;; *) echo "add it to PATH: export PATH=\"$$dir:\$$PATH\"";; esac
 
 ## build: bin/pmx-canvas and bin/pmx-bench
 build:

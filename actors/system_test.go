@@ -119,8 +119,8 @@ func TestWriteThenReadYourWrites(t *testing.T) {
 		t.Fatalf("read after write: %v", got)
 	}
 	pos := added["position"].(map[string]any)
-	if pos["x"] != 1474.0 || pos["y"] != 80.0 {
-		t.Fatalf("first node beside the docked widgets at (1474,80), got %v", pos)
+	if pos["x"] != 40.0 || pos["y"] != 80.0 {
+		t.Fatalf("first node at the board origin (40,80) (docked widgets are not obstacles), got %v", pos)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
+	"github.com/pmxcanvas/pmx-canvas/persistence"
 	mcpapi "github.com/pmxcanvas/pmx-canvas/surfaces/mcp"
 	"github.com/pmxcanvas/pmx-canvas/surfaces/remote"
 )
@@ -23,7 +24,8 @@ type MCPOptions struct {
 	Workspace string
 	// Port of the workspace's canvas server: an existing daemon there is
 	// used; otherwise one is started on it (falling back to the next free
-	// ports) so the browser can watch.
+	// ports) so the browser can watch. 0 means: the server the workspace's
+	// record (.pmx-canvas/server.json) names, else DefaultPort.
 	Port int
 	// URL of a daemon to use first (PMX_CANVAS_URL).
 	URL string
@@ -63,14 +65,24 @@ func ServeMCP(ctx context.Context, o MCPOptions) error {
 	}
 	var inv messages.Invoker
 	var streamer messages.Streamer
-	if client := findDaemon(ctx, o, ws); client != nil {
+	client, tried := findDaemon(ctx, o, ws)
+	var srv *Server
+	if client == nil {
+		srv, err = startForMCP(o, ws)
+		if errors.Is(err, persistence.ErrLocked) {
+			// Another process holds the store: most likely a server of
+			// this workspace that was starting a moment ago. Look again.
+			if client, tried = findDaemon(ctx, o, ws); client == nil {
+				return &MCPStoreLockedError{Err: err, Tried: tried}
+			}
+		} else if err != nil {
+			return err
+		}
+	}
+	if client != nil {
 		o.Logger.Info("MCP forwards to the canvas daemon", "url", client.Base)
 		inv, streamer = client, client
 	} else {
-		srv, err := startForMCP(o, ws)
-		if err != nil {
-			return err
-		}
 		defer func() {
 			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -96,27 +108,63 @@ func ServeMCP(ctx context.Context, o MCPOptions) error {
 	return err
 }
 
-// findDaemon returns a client for a running same-workspace server, or nil.
-func findDaemon(ctx context.Context, o MCPOptions, ws string) *remote.Client {
-	var candidates []string
-	if o.URL != "" {
-		candidates = append(candidates, strings.TrimSuffix(o.URL, "/"))
-	}
-	if !o.NoHTTP {
-		port := strconv.Itoa(o.Port)
-		candidates = append(candidates, "http://127.0.0.1:"+port, "http://localhost:"+port)
-	}
-	for _, base := range candidates {
-		h, err := remote.Probe(ctx, base, 400*time.Millisecond)
+// MCPStoreLockedError is ServeMCP's failure when another process holds the
+// workspace's store and no server of the workspace answered at any address
+// tried (errors.Is(err, ErrStoreLocked) holds).
+type MCPStoreLockedError struct {
+	Err   error
+	Tried []string // what was looked at, and why it did not do
+}
+
+func (e *MCPStoreLockedError) Error() string {
+	return e.Err.Error() + "; no pmx-canvas server of this workspace answered (tried: " + strings.Join(e.Tried, "; ") + ")"
+}
+
+func (e *MCPStoreLockedError) Unwrap() error { return e.Err }
+
+// findDaemon returns a client for a running same-workspace server, or nil,
+// and what it tried (for the error when the store turns out to be locked).
+// The rule is the CLI's (remote.Locate): the explicit URL, the explicit
+// port, the workspace's server record, then the default port; every
+// address must answer /health for this workspace.
+func findDaemon(ctx context.Context, o MCPOptions, ws string) (*remote.Client, []string) {
+	var tried []string
+	probe := func(base, from string) *remote.Client {
+		h, err := remote.ProbeToken(ctx, base, o.Token, 400*time.Millisecond)
 		if err != nil {
-			continue
+			tried = append(tried, base+" ("+from+"): nothing answered")
+			return nil
 		}
 		if h.Workspace == "" || sameDir(h.Workspace, ws) {
 			return &remote.Client{Base: base, Token: o.Token}
 		}
+		tried = append(tried, base+" ("+from+"): serves another workspace, "+h.Workspace)
 		o.Logger.Info("the server on this port serves another workspace; not using it", "url", base, "workspace", h.Workspace)
+		return nil
 	}
-	return nil
+	if o.URL != "" {
+		if c := probe(strings.TrimSuffix(o.URL, "/"), "PMX_CANVAS_URL"); c != nil {
+			return c, tried
+		}
+	}
+	if !o.NoHTTP && o.Port != 0 {
+		for _, base := range []string{"http://127.0.0.1:" + strconv.Itoa(o.Port), "http://localhost:" + strconv.Itoa(o.Port)} {
+			if c := probe(base, "the port"); c != nil {
+				return c, tried
+			}
+		}
+	}
+	if r, note := remote.CheckRecord(ctx, ws, o.Token); r != nil {
+		return &remote.Client{Base: strings.TrimSuffix(r.URL, "/"), Token: o.Token}, tried
+	} else if note != "" {
+		tried = append(tried, note)
+	}
+	if !o.NoHTTP && o.Port == 0 {
+		if c := probe("http://127.0.0.1:"+strconv.Itoa(DefaultPort), "the default port"); c != nil {
+			return c, tried
+		}
+	}
+	return nil, tried
 }
 
 // startForMCP hosts the canvas in this process: HTTP on Port, or the next
@@ -125,6 +173,9 @@ func startForMCP(o MCPOptions, ws string) (*Server, error) {
 	opts := Options{Workspace: ws, SeedDockedWidgets: true, Logger: o.Logger, NoHTTP: o.NoHTTP, Token: o.Token}
 	if o.NoHTTP {
 		return Start(opts)
+	}
+	if o.Port == 0 {
+		o.Port = DefaultPort
 	}
 	ports := []int{o.Port}
 	for p := o.Port + 1; p <= o.Port+8; p++ {

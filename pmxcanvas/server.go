@@ -20,10 +20,15 @@ import (
 	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/persistence"
 	httpapi "github.com/pmxcanvas/pmx-canvas/surfaces/http"
+	"github.com/pmxcanvas/pmx-canvas/surfaces/remote"
 )
 
 // DefaultPort is the reference's port.
 const DefaultPort = 4313
+
+// ErrStoreLocked is returned by Start when another process has the
+// workspace's store open (errors.Is).
+var ErrStoreLocked = persistence.ErrLocked
 
 // Options configure a server.
 type Options struct {
@@ -149,7 +154,7 @@ func Start(opts Options) (*Server, error) {
 	if !opts.NoHTTP {
 		ln, err = net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(opts.Port)))
 		if err != nil {
-			return nil, fmt.Errorf("listen on %s:%d: %w", host, opts.Port, err)
+			return nil, listenError(host, opts.Port, err)
 		}
 	}
 	store, err := persistence.Open(ws, persistence.Options{Logger: opts.Logger, NoSync: opts.NoSync, SyncHook: opts.SyncHook})
@@ -186,6 +191,7 @@ func Start(opts Options) (*Server, error) {
 		})
 		s.served = make(chan error, 1)
 		go func() { s.served <- s.http.Serve(ln) }()
+		s.writeRecord(host)
 	}
 	if opts.Webview != nil {
 		if err := s.startWebview(opts.Webview); err != nil {
@@ -236,6 +242,56 @@ func workbenchURL(ln net.Listener, host string) string {
 	return "http://" + net.JoinHostPort(h, strconv.Itoa(port)) + "/workbench"
 }
 
+// ListenError is a failure to listen on the requested address. Its text
+// names the address once: "listen on 127.0.0.1:4313: address already in
+// use". errors.Is(err, syscall.EADDRINUSE) tells a port in use.
+type ListenError struct {
+	Host string
+	Port int
+	Err  error
+}
+
+func (e *ListenError) Error() string {
+	return "listen on " + net.JoinHostPort(e.Host, strconv.Itoa(e.Port)) + ": " + e.Err.Error()
+}
+
+func (e *ListenError) Unwrap() error { return e.Err }
+
+// listenError keeps the cause of a failed listen without the net package's
+// repetition of the address ("listen tcp 127.0.0.1:4313: bind: ...").
+func listenError(host string, port int, err error) error {
+	cause := err
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		cause = op.Err
+		var sys *os.SyscallError
+		if errors.As(cause, &sys) && sys.Err != nil {
+			cause = sys.Err
+		}
+	}
+	return &ListenError{Host: host, Port: port, Err: cause}
+}
+
+// writeRecord writes the workspace's server record
+// (.pmx-canvas/server.json: URL, pid, workspace), so clients in the
+// workspace find this server on whatever port it listens. Close removes it.
+// A failure is logged, not fatal: clients can still be pointed at the
+// server with a URL or port.
+func (s *Server) writeRecord(host string) {
+	port := s.listener.Addr().(*net.TCPAddr).Port
+	h := strings.Trim(host, "[]")
+	if ip := net.ParseIP(h); strings.EqualFold(h, "localhost") || ip != nil && ip.IsUnspecified() {
+		h = "127.0.0.1"
+	}
+	r := remote.Record{
+		URL: "http://" + net.JoinHostPort(h, strconv.Itoa(port)), PID: os.Getpid(), Workspace: s.Workspace,
+		Port: port, Version: messages.Version, StartedAt: time.Now().UTC().Format(time.RFC3339),
+	}
+	if err := remote.WriteRecord(r); err != nil {
+		s.log.Warn("could not write the server record; clients in this workspace must be given the URL", "err", err)
+	}
+}
+
 // Addr returns the HTTP listen address, or nil without HTTP.
 func (s *Server) Addr() net.Addr {
 	if s.listener == nil {
@@ -277,6 +333,7 @@ func (s *Server) Close(ctx context.Context) error {
 	}
 	var errs []error
 	if s.http != nil {
+		remote.RemoveRecord(s.Workspace, os.Getpid())
 		errs = append(errs, s.http.Shutdown(ctx))
 	}
 	errs = append(errs, s.system.Shutdown(ctx), s.store.Close())

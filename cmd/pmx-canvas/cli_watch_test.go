@@ -383,7 +383,7 @@ func TestWatchGivesUpWhenTheStreamStaysDown(t *testing.T) {
 	}
 	var e map[string]any
 	if err := json.Unmarshal([]byte(w.stderr.String()), &e); err != nil || !strings.HasPrefix(e["error"].(string), "Watch stream failed: ") ||
-		e["hint"] != "Ensure the server is still running and reachable." {
+		e["hint"] != "Check that the server still runs (pmx-canvas serve status), then watch again; a longer --reconnect (e.g. 2m) waits for it to come back." {
 		t.Fatalf("stderr %q", w.stderr.String())
 	}
 

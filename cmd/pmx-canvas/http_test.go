@@ -65,8 +65,8 @@ func TestNodeRoutes(t *testing.T) {
 				t.Errorf("response lacks top-level %q", k)
 			}
 		}
-		if pos := node["position"].(map[string]any); pos["x"] != 1474.0 || pos["y"] != 80.0 {
-			t.Errorf("first node beside the docked widgets: %v", pos)
+		if pos := node["position"].(map[string]any); pos["x"] != 40.0 || pos["y"] != 80.0 {
+			t.Errorf("first node at the board origin, in view (docked widgets are not obstacles): %v", pos)
 		}
 		if size := node["size"].(map[string]any); size["width"] != 640.0 || size["height"] != 420.0 {
 			t.Errorf("markdown default size: %v", size)

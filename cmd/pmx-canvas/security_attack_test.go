@@ -258,8 +258,9 @@ func TestTokenRules(t *testing.T) {
 	if f := p.openStream("?token=" + url.QueryEscape("from-a-file-0123456789")).next(t); f.event != "connected" {
 		t.Fatalf("stream with query token: %s", f.event)
 	}
-	// The workbench shell loads without the token (it holds no data).
+	// The workbench shell and its icon load without the token (no data).
 	p.must(200, "GET", "/workbench", nil)
+	p.must(200, "GET", "/favicon.ico", nil)
 	if ps, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.cmd.Process.Pid)); err == nil && strings.Contains(string(ps), "from-a-file") {
 		t.Fatal("the token is on the command line")
 	}

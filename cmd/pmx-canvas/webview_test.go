@@ -129,7 +129,7 @@ func TestWebviewOverHTTP(t *testing.T) {
 	if v := p.evalJS(pollJS(`document.querySelector(".annotation-layer text")?.textContent`)); v != "look" {
 		t.Fatalf("text annotation %v", v)
 	}
-	if v := p.evalJS(pollJS(`!document.querySelector(".context-pin-bar").hidden && document.querySelector(".context-pin-text").textContent`)); v != "✦ 1 node in context" {
+	if v := p.evalJS(pollJS(`!document.querySelector(".context-pin-bar").hidden && document.querySelector(".context-pin-text").textContent`)); v != "1 node in context" {
 		t.Fatalf("pin bar %v", v)
 	}
 

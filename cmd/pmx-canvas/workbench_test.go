@@ -113,7 +113,10 @@ func TestWorkbenchByHand(t *testing.T) {
 	until(t, "the board", func() bool {
 		return js(t, page, `return String(document.querySelectorAll(".canvas-node").length)`) == "2"
 	})
-	if got := js(t, page, `return document.querySelector(".canvas-viewport > div").style.transform`); got != "matrix(1, 0, 0, 1, 0, 0)" {
+	// A canvas whose viewport was never set opens fitted to its content
+	// (not zoomed in past 100%): the nodes' box 100..1000 x 120..420 is
+	// centred in the 1280x800 page.
+	if got := js(t, page, `return document.querySelector(".canvas-viewport > div").style.transform`); got != "matrix(1, 0, 0, 1, 90, 130)" {
 		t.Fatalf("world transform %q", got)
 	}
 	if got := js(t, page, `return document.querySelector(".status-dot").getAttribute("aria-label")`); got != "Canvas status: connected" {
@@ -144,7 +147,7 @@ func TestWorkbenchByHand(t *testing.T) {
 		return strings.Contains(string(p.must(200, "GET", "/api/canvas/pinned-context", nil).raw), "Drag me")
 	})
 	until(t, "the pin bar", func() bool {
-		return js(t, page, `return document.querySelector(".context-pin-text").textContent`) == "✦ 1 node in context"
+		return js(t, page, `return document.querySelector(".context-pin-text").textContent`) == "1 node in context"
 	})
 
 	// Rename by double-clicking the title.
@@ -183,6 +186,7 @@ func TestWorkbenchByHand(t *testing.T) {
 		v := p.state("")["viewport"].(map[string]any)
 		return v["scale"] == 1.25
 	})
+	y0 := p.state("")["viewport"].(map[string]any)["y"].(float64)
 	if err := page.Mouse.MoveTo(proto.Point{X: 640, Y: 700}); err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +195,7 @@ func TestWorkbenchByHand(t *testing.T) {
 	}
 	until(t, "the wheel pan", func() bool {
 		v := p.state("")["viewport"].(map[string]any)
-		return v["y"] == -100.0 && v["scale"] == 1.25
+		return v["y"] == y0-100 && v["scale"] == 1.25
 	})
 
 	// Double-click on empty board creates a note there.
@@ -393,6 +397,11 @@ func TestWorkbenchEdgesSelectionAndInk(t *testing.T) {
 	if err := page.Mouse.MoveTo(proto.Point{X: x, Y: y}); err != nil { // hover shows the ports
 		t.Fatal(err)
 	}
+	// The ports grow in over 0.12 s (scale 0 to 1); a press before that
+	// misses the port and lands on the node.
+	until(t, "the ports shown", func() bool {
+		return js(t, page, `return getComputedStyle(document.querySelector('`+sel(a, ".node-port-right")+`')).transform`) == "matrix(1, 0, 0, 1, 0, 0)"
+	})
 	px, py, _ := box(t, page, sel(a, ".node-port-right"))
 	bx, by, _ := box(t, page, sel(b, ".node-body"))
 	drag(t, page, px, py, bx-px, by-py)
@@ -416,7 +425,7 @@ func TestWorkbenchEdgesSelectionAndInk(t *testing.T) {
 		click(t, page, sel(b, ".node-body"), 1)
 	})
 	until(t, "the selection bar", func() bool {
-		return js(t, page, `return document.querySelector(".selection-bar").hidden ? "" : document.querySelector(".selection-text").textContent`) == "✦ 2 nodes selected"
+		return js(t, page, `return document.querySelector(".selection-bar").hidden ? "" : document.querySelector(".selection-text").textContent`) == "2 nodes selected"
 	})
 	click(t, page, `.selection-bar [data-sel="group"]`, 1)
 	until(t, "the group", func() bool {
@@ -630,4 +639,77 @@ func TestWorkbenchRunsUnderItsContentSecurityPolicy(t *testing.T) {
 	if got := js(t, page, `return JSON.stringify(window.__cspViolations)`); got != "[]" {
 		t.Fatalf("CSP violations: %s", got)
 	}
+}
+
+// TestWorkbenchFirstLoad: the board shows what it holds. A canvas whose
+// viewport was never set opens fitted to its nodes (auto-placed ones start
+// in view; one far away is brought in by zooming out), without saving that
+// view; a saved viewport is kept. The chrome draws its icons as inline SVG
+// (no symbol characters a font may lack) and /favicon.ico answers.
+func TestWorkbenchFirstLoad(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	for _, title := range []string{"Plan", "Tests", "Notes"} {
+		p.addNode(`{"type":"markdown","title":"` + title + `","content":"# ` + title + `"}`)
+	}
+	first := nodesOf(p.state(""))
+	for _, n := range first {
+		if n["dockPosition"] != nil {
+			continue
+		}
+		if x := n["position"].(map[string]any)["x"].(float64); x+n["size"].(map[string]any)["width"].(float64) > 1400 && n["title"] == "Plan" {
+			t.Fatalf("the first auto-placed node is off a 1400 px screen: %v", n["position"])
+		}
+	}
+	p.addNode(`{"type":"markdown","title":"Far away","x":3200,"y":1800,"width":300,"height":200}`)
+
+	inView := func(page *rod.Page) string {
+		return js(t, page, `
+			const vp = document.querySelector(".canvas-viewport").getBoundingClientRect();
+			const out = [];
+			for (const n of document.querySelectorAll(".canvas-node")) {
+				const r = n.getBoundingClientRect();
+				if (r.left < vp.left - 1 || r.top < vp.top - 1 || r.right > vp.right + 1 || r.bottom > vp.bottom + 1)
+					out.push(n.dataset.nodeId + " at " + [r.left, r.top, r.right, r.bottom].map(Math.round).join(","));
+			}
+			return out.length ? "outside: " + out.join("; ") : "ok:" + document.querySelectorAll(".canvas-node").length;`)
+	}
+	page := browsertest.Open(t, p.url+"/workbench", 1400, 900)
+	until(t, "the board", func() bool {
+		return js(t, page, `return String(document.querySelectorAll(".canvas-node").length)`) == "4"
+	})
+	if got := inView(page); got != "ok:4" {
+		t.Fatalf("first load does not show every node: %s", got)
+	}
+	if v := p.state("")["viewport"].(map[string]any); v["x"] != 0.0 || v["y"] != 0.0 || v["scale"] != 1.0 {
+		t.Fatalf("the fit on load was saved as the canvas viewport: %v", v)
+	}
+
+	// Icons are SVG; no button shows a symbol character.
+	if got := js(t, page, `
+		const bad = [];
+		for (const b of document.querySelectorAll(".canvas-toolbar button, .canvas-node button, .toolbar-logo")) {
+			const text = b.textContent.trim();
+			if (/[^\x20-\x7E\u00D7]/.test(text) || (!text && !b.querySelector("svg")))
+				bad.push((b.getAttribute("aria-label") || b.className) + "=" + JSON.stringify(text));
+		}
+		return bad.join(", ");`); got != "" {
+		t.Fatalf("buttons without an icon or with symbol glyphs: %s", got)
+	}
+	if got := js(t, page, `return document.querySelector('link[rel="icon"]').href`); got != p.url+"/favicon.svg" {
+		t.Fatalf("favicon link %q", got)
+	}
+	for _, path := range []string{"/favicon.ico", "/favicon.svg"} {
+		r := p.must(200, "GET", path, nil)
+		if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "image/svg+xml") || !strings.Contains(string(r.raw), "<svg") {
+			t.Fatalf("%s: %s %q", path, ct, r.raw)
+		}
+	}
+
+	// A saved viewport is the view a page opens with.
+	p.must(200, "POST", "/api/canvas/viewport", `{"x":-500,"y":-200,"scale":0.5}`)
+	page2 := browsertest.Open(t, p.url+"/workbench", 1400, 900)
+	until(t, "the saved view", func() bool {
+		return js(t, page2, `return document.querySelector(".canvas-viewport > div").style.transform`) == "matrix(0.5, 0, 0, 0.5, -500, -200)"
+	})
 }

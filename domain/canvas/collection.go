@@ -120,6 +120,27 @@ func (o ordered[T]) last() (T, bool) {
 	return o.byOrd.Get(o.maxOrd)
 }
 
+// lastWhere returns the latest record (insertion order) for which keep is
+// true, walking back from the end.
+func (o ordered[T]) lastWhere(keep func(T) bool) (T, bool) {
+	var zero T
+	if o.byOrd == nil || o.byOrd.Len() == 0 {
+		return zero, false
+	}
+	if v, ok := o.byOrd.Get(o.maxOrd); ok && keep(v) {
+		return v, true // the common case: no seek
+	}
+	it := o.byOrd.Iterator()
+	it.Last()
+	for !it.Done() {
+		_, v, _ := it.Prev()
+		if keep(v) {
+			return v, true
+		}
+	}
+	return zero, false
+}
+
 func (o ordered[T]) byOrdinal(ord uint64) (T, bool) {
 	var zero T
 	if o.byOrd == nil {

@@ -364,6 +364,33 @@ func TestAddEdge(t *testing.T) {
 	}
 }
 
+// fromSearch/toSearch also take a node id and the type of a docked widget:
+// the README's tour links a note to the status widget, which has no title.
+func TestResolveNodeByIDAndDockedKind(t *testing.T) {
+	tx := Begin(NewState(), testEnv())
+	SeedDockedWidgets(tx)
+	a := mustAdd(t, tx, `{"type":"markdown","title":"Plan","content":"# Ship it"}`)
+	mustAdd(t, tx, `{"type":"status","title":"Build status"}`) // a status node on the board
+	for _, q := range []string{"status-main", "status", "STATUS"} {
+		e, err := AddEdge(tx, decode[messages.EdgeAddInput](t, `{"fromSearch":"Plan","toSearch":"`+q+`","type":"flow"}`))
+		if err != nil {
+			t.Fatalf("toSearch %q: %v", q, err)
+		}
+		if e.From != a.ID || e.To != "status-main" {
+			t.Fatalf("toSearch %q linked %s -> %s", q, e.From, e.To)
+		}
+		_ = RemoveEdge(tx, e.ID)
+	}
+	if n, err := ResolveNode(tx.State(), nil, ptr(a.ID)); err != nil || n.ID != a.ID {
+		t.Fatalf("search by a node id: %v %v", n, err)
+	}
+	// An exact title still wins over an id.
+	b := mustAdd(t, tx, `{"type":"markdown","title":"context-main"}`)
+	if n, err := ResolveNode(tx.State(), nil, ptr("context-main")); err != nil || n.ID != b.ID {
+		t.Fatalf("exact title vs id: %v %v", n, err)
+	}
+}
+
 func TestSearchScoring(t *testing.T) {
 	tx := Begin(NewState(), testEnv())
 	mustAdd(t, tx, `{"type":"markdown","title":"Deploy Trend","content":"weekly deploy trend"}`)

@@ -17,15 +17,21 @@ const (
 // FindOpenPosition picks a free spot for a w×h box among nodes, with a gap
 // of PlacementGap to every existing box:
 //
-//  1. an empty canvas gives (40,80);
+//  1. an empty board gives (40,80);
 //  2. right of the last node in layout order, if free and inside the row limit;
 //  3. a row scan from (40,80), left to right, up to 20 rows;
 //  4. otherwise below everything, at x=40.
 //
+// Docked nodes (the status and context widgets a fresh canvas starts with)
+// are HUD furniture, drawn beside the toolbar and not on the board, so they
+// are neither the "last node" nor obstacles. (The reference counted them:
+// its first node landed right of the context widget's board box, at
+// x = 1474, outside a 1400 px window.)
+//
 // Every probe uses the spatial index, so the cost does not grow with the
 // number of nodes on the canvas.
 func FindOpenPosition(nodes NodeSet, w, h float64) Point {
-	last, ok := nodes.Last()
+	last, ok := nodes.LastWhere(onBoard)
 	if !ok {
 		return Point{X: PlacementOriginX, Y: PlacementOriginY}
 	}
@@ -40,7 +46,7 @@ func FindOpenPosition(nodes NodeSet, w, h float64) Point {
 	y := PlacementOriginY
 	for row := 0; row < placementMaxRows; row++ {
 		band := Rect{X: PlacementOriginX, Y: y, W: PlacementRowLimit - PlacementOriginX, H: h}
-		inBand := nodes.Overlapping(band, PlacementGap)
+		inBand := boardOnly(nodes.Overlapping(band, PlacementGap))
 		x := PlacementOriginX
 		for x+w < PlacementRowLimit {
 			cand := Rect{x, y, w, h}
@@ -72,9 +78,30 @@ func FindOpenPosition(nodes NodeSet, w, h float64) Point {
 // firstBlocker returns the earliest node (layout order) that overlaps r with
 // the placement gap.
 func firstBlocker(nodes NodeSet, r Rect) *Node {
-	hits := nodes.Overlapping(r, PlacementGap)
+	hits := boardOnly(nodes.Overlapping(r, PlacementGap))
 	if len(hits) == 0 {
 		return nil
 	}
 	return hits[0]
+}
+
+// onBoard reports whether n is drawn on the board (not docked to the HUD).
+func onBoard(n *Node) bool { return n.DockPosition == "" }
+
+// boardOnly drops docked nodes from hits (a new slice only when there is
+// one to drop; hits itself is never changed).
+func boardOnly(hits []*Node) []*Node {
+	for i, n := range hits {
+		if onBoard(n) {
+			continue
+		}
+		out := append([]*Node(nil), hits[:i]...)
+		for _, m := range hits[i+1:] {
+			if onBoard(m) {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	return hits
 }

@@ -155,3 +155,25 @@ func TestMaxBottomMatchesScan(t *testing.T) {
 		}
 	}
 }
+
+// The docked status and context widgets of a fresh canvas are HUD
+// furniture: the first nodes start at the board's origin, in view, not
+// right of the context widget's board box (x = 1474), and keep filling the
+// first row from there.
+func TestFindOpenPositionIgnoresDockedWidgets(t *testing.T) {
+	s := NewNodeSet()
+	s = s.Put(&Node{ID: "status-main", Type: "status", Position: Point{40, 80}, Size: Size{300, 120}, DockPosition: "left", Ord: 1, Data: map[string]any{}})
+	s = s.Put(&Node{ID: "context-main", Type: "context", Position: Point{1130, 80}, Size: Size{320, 400}, DockPosition: "right", Ord: 2, Data: map[string]any{}})
+	if got := FindOpenPosition(s, 640, 420); got != (Point{40, 80}) {
+		t.Fatalf("first node at %v, want (40,80)", got)
+	}
+	s = s.Put(&Node{ID: "a", Type: "markdown", Position: Point{40, 80}, Size: Size{640, 420}, Ord: 3, Data: map[string]any{}})
+	if got := FindOpenPosition(s, 640, 420); got != (Point{704, 80}) {
+		t.Fatalf("second node at %v, want (704,80)", got)
+	}
+	// A docked node added last is not the anchor either.
+	s = s.Put(&Node{ID: "d", Type: "status", Position: Point{2000, 900}, Size: Size{300, 120}, DockPosition: "left", Ord: 4, Data: map[string]any{}})
+	if got := FindOpenPosition(s, 640, 420); got != (Point{704, 80}) {
+		t.Fatalf("after a docked node: %v, want (704,80)", got)
+	}
+}

@@ -148,8 +148,11 @@ func snippet(n *Node, term string) string {
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 // ResolveNode finds a node by id, or else by search: a unique exact title
-// match (case-insensitive) wins; otherwise the search must have exactly one
-// hit.
+// match (case-insensitive) wins; then a node whose id is the search
+// ("status-main"); then the one docked widget of that type ("status",
+// "context"); otherwise the search must have exactly one hit. (The
+// reference matched titles and content only, so the docked widgets, which
+// have no title, could not be found by their id.)
 func ResolveNode(s *State, id, search *string) (*Node, *messages.Error) {
 	if id != nil && strings.TrimSpace(*id) != "" {
 		key := strings.TrimSpace(*id)
@@ -175,6 +178,19 @@ func ResolveNode(s *State, id, search *string) (*Node, *messages.Error) {
 	}
 	if len(exact) > 1 {
 		return nil, messages.BadRequest("Search %q is ambiguous. Exact title matches: %s", q, listNodes(exact))
+	}
+	if n, ok := s.Nodes.Get(q); ok {
+		return n, nil
+	}
+	var dockedOfType []*Node
+	s.Nodes.Each(func(n *Node) bool {
+		if n.DockPosition != "" && strings.EqualFold(n.Type, q) {
+			dockedOfType = append(dockedOfType, n)
+		}
+		return true
+	})
+	if len(dockedOfType) == 1 {
+		return dockedOfType[0], nil
 	}
 	hits := Search(s, q, 0)
 	switch len(hits) {

@@ -32,6 +32,9 @@ func (s NodeSet) All() []*Node { return s.items.slice() }
 // Last returns the node latest in layout order.
 func (s NodeSet) Last() (*Node, bool) { return s.items.last() }
 
+// LastWhere returns the node latest in layout order for which keep is true.
+func (s NodeSet) LastWhere(keep func(*Node) bool) (*Node, bool) { return s.items.lastWhere(keep) }
+
 // Put inserts or replaces n (keyed by n.ID, ordered by n.Ord).
 func (s NodeSet) Put(n *Node) NodeSet {
 	if s.items.ords == nil {

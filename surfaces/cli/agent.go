@@ -567,10 +567,10 @@ func (o ordered) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(e.K)
+		k, _ := plainJSON(e.K)
 		b.Write(k)
 		b.WriteByte(':')
-		v, err := json.Marshal(e.V)
+		v, err := plainJSON(e.V)
 		if err != nil {
 			return nil, err
 		}

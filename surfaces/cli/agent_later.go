@@ -35,7 +35,7 @@ var laterOf = map[string]string{
 func notAvailable(command, capability string) error {
 	return &cliError{
 		Msg:  command + ": not available yet",
-		Hint: fmt.Sprintf("This build of pmx-canvas has no %s yet; see \"Not available yet\" in docs/cli.md.", capability),
+		Hint: fmt.Sprintf("This build of pmx-canvas does not include %s yet; see \"Not available yet\" in docs/cli.md.", capability),
 	}
 }
 

@@ -353,7 +353,7 @@ func summarizeNode(raw json.RawMessage) ordered {
 }
 
 func mustJSON(v any) []byte {
-	b, _ := json.Marshal(v)
+	b, _ := plainJSON(v)
 	return b
 }
 
@@ -568,7 +568,7 @@ func runNodeUpdate(cmd *cobra.Command, s *ioStreams, args []string) error {
 		in["content"] = text
 	}
 	if given(cmd, "height") && given(cmd, "node-height") {
-		return die("", "Use either --height/--node-height, not both.")
+		return die("--node-height is an alias of --height: keep one.", "Use either --height/--node-height, not both.")
 	}
 	setNum(in, "x", cmd, "x")
 	setNum(in, "y", cmd, "y")
@@ -595,7 +595,7 @@ func runNodeUpdate(cmd *cobra.Command, s *ioStreams, args []string) error {
 	lock, unlock := flagBool(cmd, "lock-arrange"), flagBool(cmd, "unlock-arrange")
 	switch {
 	case lock && unlock:
-		return die("", "Use either --lock-arrange or --unlock-arrange, not both.")
+		return die("Keep the one you mean: --lock-arrange or --unlock-arrange.", "Use either --lock-arrange or --unlock-arrange, not both.")
 	case lock:
 		in["arrangeLocked"] = true
 	case unlock:

@@ -7,6 +7,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -30,8 +31,8 @@ func newOpenCommand(s *ioStreams) *cobra.Command {
 				return err
 			}
 			url := base + "/workbench"
-			if !openBrowser(url) {
-				return die("", "Failed to open browser for %s", url)
+			if err := openBrowser(url); err != nil {
+				return die("Open it yourself: "+url, "Failed to open browser for %s: %v", url, err)
 			}
 			return output(s.Out, ordered{{"ok", true}, {"url", url}})
 		})
@@ -56,21 +57,29 @@ func checkHealth(cmd *cobra.Command, base string) error {
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return &cliError{Msg: fmt.Sprintf("Cannot connect to pmx-canvas at %s: %v", base, err),
-			Hint: "Start the server first: pmx-canvas serve --daemon (or pmx-canvas serve in another terminal)"}
+		f, lerr := locate(cmd)
+		if lerr != nil {
+			return lerr
+		}
+		return unreachable(f, "pmx-canvas", err)
 	}
 	res.Body.Close()
 	if res.StatusCode/100 != 2 {
-		return die("", "Cannot reach pmx-canvas health endpoint at %s: HTTP %d", base, res.StatusCode)
+		hint := "Check that " + base + " is a pmx-canvas server, or point at one with --server-url URL."
+		if res.StatusCode == http.StatusUnauthorized {
+			hint = "That server needs its bearer token: pass --token TOKEN (or set PMX_CANVAS_TOKEN)."
+		}
+		return die(hint, "Cannot reach pmx-canvas health endpoint at %s: HTTP %d", base, res.StatusCode)
 	}
 	return nil
 }
 
-// openBrowser opens url in the OS browser; false when disabled
-// (PMX_CANVAS_DISABLE_BROWSER_OPEN=1) or when the opener fails.
-func openBrowser(url string) bool {
+// openBrowser opens url in the OS browser; an error says why not: opening
+// is disabled (PMX_CANVAS_DISABLE_BROWSER_OPEN=1), or the opener is
+// missing or failed.
+func openBrowser(url string) error {
 	if os.Getenv("PMX_CANVAS_DISABLE_BROWSER_OPEN") == "1" {
-		return false
+		return errors.New("browser opening is disabled (PMX_CANVAS_DISABLE_BROWSER_OPEN=1)")
 	}
 	var c *exec.Cmd
 	switch runtime.GOOS {
@@ -81,7 +90,25 @@ func openBrowser(url string) bool {
 	default:
 		c = exec.Command("xdg-open", url)
 	}
-	return c.Run() == nil
+	out, err := c.CombinedOutput()
+	if errors.Is(err, exec.ErrNotFound) {
+		return fmt.Errorf("%s is not installed (no desktop browser opener here)", c.Args[0])
+	}
+	if err != nil {
+		if msg := strings.TrimSpace(string(out)); msg != "" {
+			return fmt.Errorf("%s: %v: %s", c.Args[0], err, truncateLine(msg, 200))
+		}
+		return fmt.Errorf("%s: %v", c.Args[0], err)
+	}
+	return nil
+}
+
+func truncateLine(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
 }
 
 func newSearchCommand(s *ioStreams) *cobra.Command {
@@ -320,7 +347,7 @@ func newExportCommand(s *ioStreams) *cobra.Command {
 				return err
 			}
 			if err := os.WriteFile(*out, append(pretty, '\n'), 0o644); err != nil {
-				return die("", "Unable to write --output: %v", err)
+				return die("Pick a path in a directory you can write, e.g. --output ./canvas.json", "Unable to write --output: %v", err)
 			}
 			var doc struct {
 				Nodes []json.RawMessage `json:"nodes"`

@@ -155,7 +155,7 @@ func runScreenshot(cmd *cobra.Command, s *ioStreams) error {
 		return fmt.Errorf("webview screenshot: the server answered JSON, not an image")
 	}
 	if err := os.WriteFile(*out, blob.Data, 0o644); err != nil {
-		return die("", "Cannot write %s: %v", *out, err)
+		return die("Pick a path in a directory you can write, e.g. --output ./canvas.png", "Cannot write %s: %v", *out, err)
 	}
 	return output(s.Out, ordered{{"ok", true}, {"output", *out}, {"bytes", len(blob.Data)}, {"mimeType", blob.ContentType}})
 }

@@ -7,23 +7,22 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
-	"github.com/pmxcanvas/pmx-canvas/pmxcanvas"
 	"github.com/pmxcanvas/pmx-canvas/surfaces/remote"
 )
 
 // The client side of the CLI: how a command finds the server, runs an
 // operation there, prints its JSON, and fails.
 //
-// Finding the server, one rule for the CLI, the server and MCP:
+// Finding the server, one rule for the CLI, watch and MCP (discovery.go):
 //
-//	--server-url, else PMX_CANVAS_URL, else http://127.0.0.1:<port> with
-//	<port> = --port, else PMX_CANVAS_PORT, else PMX_WEB_CANVAS_PORT, else 4313.
+//	--server-url, else PMX_CANVAS_URL, else --port, else PMX_CANVAS_PORT
+//	(alias PMX_WEB_CANVAS_PORT), else the server this workspace's record
+//	(.pmx-canvas/server.json) names once /health confirms it, else 4313.
 //
 // The canvas is --canvas, else PMX_CANVAS_ID, else main; the token is
 // --token, else PMX_CANVAS_TOKEN.
@@ -50,25 +49,13 @@ func addClientFlags(cmd *cobra.Command) {
 	f.StringVar(&client.token, "token", "", "bearer token (env PMX_CANVAS_TOKEN)")
 }
 
-// baseURL applies the rule above.
+// baseURL is the server a command targets (discovery.go has the rule).
 func baseURL(cmd *cobra.Command) (string, error) {
-	if client.serverURL != "" {
-		return strings.TrimSuffix(client.serverURL, "/"), nil
+	f, err := locate(cmd)
+	if err != nil {
+		return "", err
 	}
-	if v := os.Getenv("PMX_CANVAS_URL"); v != "" {
-		return strings.TrimSuffix(v, "/"), nil
-	}
-	port := pmxcanvas.DefaultPort
-	if f := cmd.Flags().Lookup("port"); f != nil && f.Changed {
-		port = client.port
-	} else if v := envOr("PMX_CANVAS_PORT", "PMX_WEB_CANVAS_PORT"); v != "" {
-		p, err := strconv.Atoi(v)
-		if err != nil || p <= 0 || p > 65535 {
-			return "", &cliError{Msg: fmt.Sprintf("PMX_CANVAS_PORT %q is not a port number", v), Hint: "Set it to the server's port, e.g. 4313."}
-		}
-		port = p
-	}
-	return "http://127.0.0.1:" + strconv.Itoa(port), nil
+	return f.Base, nil
 }
 
 // canvasID is the canvas a command targets.
@@ -88,11 +75,7 @@ func remoteClient(cmd *cobra.Command) (*remote.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	token := client.token
-	if token == "" {
-		token = os.Getenv("PMX_CANVAS_TOKEN")
-	}
-	return &remote.Client{Base: base, Token: token}, nil
+	return &remote.Client{Base: base, Token: clientToken()}, nil
 }
 
 // invoke runs one catalog operation on the target server and returns the
@@ -129,8 +112,8 @@ func invokeReply(cmd *cobra.Command, op string, input map[string]any) (*messages
 	if err != nil {
 		var e *messages.Error
 		if errors.As(err, &e) && e.Code == messages.CodeUnavailable && strings.HasPrefix(e.Message, "pmx-canvas server at") {
-			return nil, &cliError{Msg: fmt.Sprintf("Cannot connect to pmx-canvas at %s: %s", c.Base, strings.TrimPrefix(e.Message, "pmx-canvas server at "+c.Base+": ")),
-				Hint: "Start the server first: pmx-canvas serve --daemon (or pmx-canvas serve in another terminal)"}
+			f, _ := locate(cmd)
+			return nil, unreachable(f, "pmx-canvas", errors.New(e.Message))
 		}
 		return nil, err
 	}
@@ -144,7 +127,7 @@ func output(w io.Writer, v any) error {
 	if raw, ok := v.(json.RawMessage); ok {
 		b, err = marshalIndent(raw) // keeps the server's key order
 	} else {
-		b, err = json.MarshalIndent(v, "", "  ")
+		b, err = plainJSON(v, "  ")
 	}
 	if err != nil {
 		return err

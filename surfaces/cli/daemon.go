@@ -19,6 +19,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/pmxcanvas/pmx-canvas/pmxcanvas"
+	"github.com/pmxcanvas/pmx-canvas/surfaces/remote"
 )
 
 // Daemon mode: "serve --daemon" starts the server detached and waits for
@@ -140,8 +143,8 @@ func daemonJSON(pairs []daemonKV) json.RawMessage {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(p.k)
-		v, err := json.Marshal(p.v)
+		k, _ := plainJSON(p.k)
+		v, err := plainJSON(p.v)
 		if err != nil {
 			v = []byte("null")
 		}
@@ -165,7 +168,7 @@ func (t *daemonTarget) healthOf(ctx context.Context, timeout time.Duration) (str
 	if t.token != "" {
 		req.Header.Set("Authorization", "Bearer "+t.token)
 	}
-	res, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
+	res, err := http.DefaultClient.Do(req) // keep-alive: see remote.ProbeToken
 	if err != nil {
 		return "", err
 	}
@@ -275,7 +278,7 @@ func runDaemonStart(cmd *cobra.Command, o *serveOptions, port int) error {
 	defer unlock()
 	if responsive, ours, ws := t.health(ctx); responsive {
 		if !ours {
-			return die("Stop that server, or pick another --port.",
+			return die(fmt.Sprintf("Pick another port: pmx-canvas serve --daemon --port %d, or stop the server of %s first.", port+1, ws),
 				"Port %d is already serving another workspace (%s)", port, ws)
 		}
 		var pid any
@@ -399,16 +402,31 @@ type daemonCtlOptions struct {
 
 func addDaemonCtlFlags(cmd *cobra.Command, o *daemonCtlOptions) {
 	f := cmd.Flags()
-	f.IntVar(&o.port, "port", 0, "the daemon's port (env PMX_CANVAS_PORT, alias PMX_WEB_CANVAS_PORT; default 4313)")
+	f.IntVar(&o.port, "port", 0, "the daemon's port (env PMX_CANVAS_PORT, alias PMX_WEB_CANVAS_PORT; default: the workspace's recorded server, else 4313)")
 	f.StringVar(&o.host, "host", "127.0.0.1", "the address the daemon binds")
 	f.StringVar(&o.workspace, "workspace", "", "the daemon's workspace (default: current directory)")
 	f.StringVar(&o.token, "token", "", "bearer token of the daemon (env PMX_CANVAS_TOKEN)")
 }
 
+// target is the daemon status and stop act on: the given port (--port,
+// PMX_CANVAS_PORT), else the port of the server the workspace's record
+// names (verified with /health), else 4313.
 func (o *daemonCtlOptions) target(cmd *cobra.Command) (*daemonTarget, error) {
-	port, err := resolvePort(cmd, o.port)
+	port, _, err := explicitPort(cmd, o.port)
 	if err != nil {
 		return nil, err
+	}
+	if port == 0 {
+		port = pmxcanvas.DefaultPort
+		if t, err := newDaemonTarget(o.workspace, o.host, port, "", "", o.token); err == nil {
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			if r, _ := remote.CheckRecord(ctx, t.workspace, t.token); r != nil && r.Port > 0 {
+				port = r.Port
+			}
+		}
 	}
 	return newDaemonTarget(o.workspace, o.host, port, o.logFile, o.pidFile, o.token)
 }

@@ -174,28 +174,53 @@ func daemonSameFile(a, b string) bool {
 // daemonLockStart serialises daemon starts for one pid file, so two concurrent
 // "serve --daemon" cannot both spawn a server and take each other's health
 // for their own: the second waits, then finds the first one running. The
-// lock file stays (removing it would race); the child does not inherit it.
+// child does not inherit the lock.
+//
+// unlock removes the lock file, so no start (refused, failed or done)
+// leaves one behind. That is race-free because a start that locked a file
+// checks that it is still the file at the path (not one a finishing start
+// just removed) and otherwise locks again; it also removes the
+// .pmx-canvas directory when this start created it and left it empty.
 func daemonLockStart(pidFile string, wait time.Duration) (unlock func(), err error) {
-	if err := os.MkdirAll(filepath.Dir(pidFile), 0o755); err != nil {
+	dir := filepath.Dir(pidFile)
+	_, statErr := os.Stat(dir)
+	created := os.IsNotExist(statErr)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(pidFile+".lock", os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
-	}
+	path := pidFile + ".lock"
 	deadline := time.Now().Add(wait)
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() { _ = f.Close() }, nil
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+		if err != nil {
+			return nil, err
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+		for {
+			err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+			if err == nil || !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if err != nil {
 			_ = f.Close()
 			if errors.Is(err, syscall.EWOULDBLOCK) {
 				return nil, errors.New("another serve --daemon for " + pidFile + " is still starting")
 			}
 			return nil, err
 		}
-		time.Sleep(50 * time.Millisecond)
+		held, err1 := f.Stat()
+		now, err2 := os.Stat(path)
+		if err1 != nil || err2 != nil || !os.SameFile(held, now) {
+			_ = f.Close() // removed by the start that held it: lock the new one
+			continue
+		}
+		return func() {
+			_ = os.Remove(path)
+			_ = f.Close()
+			if created {
+				_ = os.Remove(dir) // only when empty
+			}
+		}, nil
 	}
 }

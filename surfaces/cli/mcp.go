@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -27,7 +28,8 @@ func newMCPCommand(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Short: "Serve MCP on stdio (the agent's way in)",
 		Long: `Serve the Model Context Protocol on stdin/stdout: the canvas tools, resources
 and prompt. With a pmx-canvas server already running for this workspace
-(PMX_CANVAS_URL, or PMX_CANVAS_PORT on this machine) every call goes to it;
+(PMX_CANVAS_URL, --port / PMX_CANVAS_PORT, else the server the workspace's
+record .pmx-canvas/server.json names, else port 4313) every call goes to it;
 otherwise this process hosts the canvas and serves HTTP on the port as well,
 so the browser and other agents share it. stdout carries only JSON-RPC; logs
 go to stderr.`,
@@ -46,7 +48,8 @@ go to stderr.`,
 }
 
 func runMCP(cmd *cobra.Command, o *mcpOptions, stdin io.Reader, stdout, stderr io.Writer) error {
-	port, err := resolvePort(cmd, o.port)
+	// 0 when not given: the workspace's recorded server, else 4313.
+	port, _, err := explicitPort(cmd, o.port)
 	if err != nil {
 		return err
 	}
@@ -63,10 +66,16 @@ func runMCP(cmd *cobra.Command, o *mcpOptions, stdin io.Reader, stdout, stderr i
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return pmxcanvas.ServeMCP(ctx, pmxcanvas.MCPOptions{
+	err = pmxcanvas.ServeMCP(ctx, pmxcanvas.MCPOptions{
 		Workspace: o.workspace, Port: port, URL: os.Getenv("PMX_CANVAS_URL"), Token: os.Getenv("PMX_CANVAS_TOKEN"),
 		Canvas: os.Getenv("PMX_CANVAS_ID"), Compact: tools == "compact",
 		In: stdin, Out: stdout,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	})
+	var locked *pmxcanvas.MCPStoreLockedError
+	if errors.As(err, &locked) {
+		return die("If that process is a pmx-canvas server, point at it: PMX_CANVAS_URL=http://127.0.0.1:<its port> pmx-canvas mcp; otherwise stop it, or use another --workspace.",
+			"Cannot serve MCP: %v", locked)
+	}
+	return err
 }

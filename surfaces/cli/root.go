@@ -4,7 +4,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,8 +19,8 @@ import (
 func Execute(args []string, stdout, stderr io.Writer) int {
 	root := NewRoot(stdout, stderr)
 	root.SetArgs(mcpAlias(args))
-	if err := root.Execute(); err != nil {
-		return reportError(stderr, err)
+	if cmd, err := root.ExecuteC(); err != nil {
+		return reportError(stderr, err, cmd)
 	}
 	return 0
 }
@@ -93,8 +92,10 @@ func mcpAlias(args []string) []string {
 }
 
 // reportError writes a failed command's {error, hint} JSON line to stderr
-// and returns its exit code: a command's own code, else 1.
-func reportError(stderr io.Writer, err error) int {
+// and returns its exit code: a command's own code, else 1. cmd is the
+// command that failed (nil when unknown): a usage error's hint names its
+// help.
+func reportError(stderr io.Writer, err error, cmd *cobra.Command) int {
 	body := map[string]any{"error": err.Error()}
 	code := 1
 	var ce *cliError
@@ -116,11 +117,15 @@ func reportError(stderr io.Writer, err error) int {
 			body["hint"] = h
 		}
 	default:
-		// cobra's own errors (unknown flag, missing argument) and the
-		// server command's failures.
-		body["hint"] = "Run: pmx-canvas --help"
+		// cobra's own errors (unknown flag, missing argument, unknown
+		// command): point at the help of the command that was run.
+		path := "pmx-canvas"
+		if cmd != nil {
+			path = cmd.CommandPath()
+		}
+		body["hint"] = "Run: " + path + " --help"
 	}
-	b, _ := json.Marshal(body)
+	b, _ := plainJSON(body)
 	fmt.Fprintf(stderr, "%s\n", b)
 	return code
 }

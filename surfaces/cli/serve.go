@@ -206,6 +206,9 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 		Webview: o.webviewStart(), WebviewBrowser: o.webviewBrowser(), WebviewAllowRequestBrowser: o.webviewAllow,
 	})
 	if err != nil {
+		if cerr := serveStartError(err, o.host, port, o.workspace); cerr != nil {
+			return cerr
+		}
 		return fmt.Errorf("failed to start PMX Canvas: %w", err)
 	}
 	if theme != "" {
@@ -284,16 +287,20 @@ func (o *serveOptions) webviewBrowser() automation.Options {
 func printBanner(w io.Writer, url, workspace string) {
 	fmt.Fprintf(w, `
   PMX Canvas %s running at %s
+  Workbench: %s/workbench
   Health: %s/health
   Workspace: %s
 
-  Agent CLI:
+  Agent CLI (run in the workspace, it finds this server):
+    pmx-canvas node add --title Hello --content "# Hi"
     curl -s %s/api/canvas/state
-    curl -s -X POST %s/api/canvas/node -d '{"type":"markdown","title":"Hello"}'
+
+  MCP config for this server (pmx-canvas on PATH: make install):
+    { "mcpServers": { "pmx-canvas": { "command": "pmx-canvas", "args": ["mcp"], "env": { "PMX_CANVAS_URL": "%s" } } } }
 
   Press Ctrl+C to stop
 
-`, messages.Version, url, url, workspace, url, url)
+`, messages.Version, url, url, url, workspace, url, strings.Replace(url, "localhost", "127.0.0.1", 1))
 }
 
 // setStartTheme sets the main canvas's theme unless it already has it.

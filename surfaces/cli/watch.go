@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/pmxcanvas/pmx-canvas/surfaces/remote"
 )
 
 // watch: the semantic delta stream (cli.md §8). It follows the canvas's
@@ -107,7 +109,7 @@ func runWatch(cmd *cobra.Command, o *watchOptions, s *ioStreams) error {
 	if len(kinds) == 0 {
 		return die("Use a comma-separated subset of: "+strings.Join(watchKinds, ","), "Invalid value in --events: %q", o.events)
 	}
-	c, err := remoteClient(cmd)
+	found, err := locate(cmd)
 	if err != nil {
 		return err
 	}
@@ -118,7 +120,7 @@ func runWatch(cmd *cobra.Command, o *watchOptions, s *ioStreams) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	w := &watcher{
-		base: c.Base, token: c.Token, canvas: canvasID(), opts: o, kinds: kinds,
+		base: found.Base, token: clientToken(), found: found, canvas: canvasID(), opts: o, kinds: kinds,
 		out: cmd.OutOrStdout(), errOut: s.Err, reducer: newWatchReducer(),
 		http: &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, DisableCompression: true}},
 	}
@@ -128,6 +130,7 @@ func runWatch(cmd *cobra.Command, o *watchOptions, s *ioStreams) error {
 // watcher is one watch run across reconnections.
 type watcher struct {
 	base, token, canvas string
+	found               *remote.Found // how base was found, for messages
 	opts                *watchOptions
 	kinds               map[string]bool
 	out, errOut         io.Writer
@@ -140,6 +143,8 @@ type watcher struct {
 }
 
 var errWatchMaxEvents = errors.New("max events reached")
+
+const watchDownHint = "Check that the server still runs (pmx-canvas serve status), then watch again; a longer --reconnect (e.g. 2m) waits for it to come back."
 
 // watchFatalError is a refusal that retrying will not fix.
 type watchFatalError struct{ err error }
@@ -170,8 +175,7 @@ func (w *watcher) run(ctx context.Context) error {
 			return die("Check --server-url, --canvas and --token.", "Watch stream refused: %v", fatal.err)
 		}
 		if !w.connected {
-			return &cliError{Msg: fmt.Sprintf("Cannot connect to pmx-canvas event stream at %s: %v", w.base, err),
-				Hint: "Start the server first: pmx-canvas serve --daemon (or pmx-canvas serve in another terminal)"}
+			return unreachable(w.found, "pmx-canvas event stream", err)
 		}
 		if opened {
 			lostAt, backoff = time.Now(), firstBackoff
@@ -181,7 +185,7 @@ func (w *watcher) run(ctx context.Context) error {
 			msg = err.Error()
 		}
 		if w.opts.reconnect <= 0 || time.Since(lostAt) > w.opts.reconnect {
-			return die("Ensure the server is still running and reachable.", "Watch stream failed: %s", msg)
+			return die(watchDownHint, "Watch stream failed: %s", msg)
 		}
 		w.note("watch: connection lost (%s); reconnecting in %s", msg, backoff)
 		select {
@@ -298,7 +302,7 @@ func (w *watcher) emit(events []watchEvent) error {
 		}
 		var line string
 		if w.opts.json {
-			b, err := json.Marshal(ev)
+			b, err := plainJSON(ev)
 			if err != nil {
 				return err
 			}

@@ -109,7 +109,7 @@ func TestWatchFailures(t *testing.T) {
 		{"refused", []string{"watch", "--server-url", refusing.URL},
 			`"error":"Watch stream refused: HTTP 401: missing or wrong bearer token"`},
 		{"stream stays down", []string{"watch", "--server-url", dropping.URL, "--reconnect", "300ms"},
-			`"error":"Watch stream failed: HTTP 503","hint":"Ensure the server is still running and reachable."`},
+			`"error":"Watch stream failed: HTTP 503","hint":"Check that the server still runs (pmx-canvas serve status), then watch again; a longer --reconnect (e.g. 2m) waits for it to come back."`},
 		{"no reconnect", []string{"watch", "--server-url", dropping.URL, "--reconnect", "0"},
 			`"error":"Watch stream failed: the server closed the stream"`},
 		{"bad kind", []string{"watch", "--events", "bogus"},

@@ -146,7 +146,7 @@ func isWorkbenchShell(c *fiber.Ctx) bool {
 		return false
 	}
 	p := c.Path()
-	return p == "/" || p == "/workbench" || strings.HasPrefix(p, "/workbench/")
+	return p == "/" || p == "/workbench" || strings.HasPrefix(p, "/workbench/") || p == "/favicon.ico" || p == "/favicon.svg"
 }
 
 // checkToken accepts the bearer header on every route and ?token= on the

@@ -135,6 +135,10 @@ func (s *Server) routes() {
 	s.app.Get("/", s.workbenchPage)
 	s.app.Get("/workbench", s.workbenchPage)
 	s.app.Get("/workbench/:file", s.workbenchAsset)
+	// The reference's favicon routes: any method, one SVG for both paths
+	// (browsers ask for /favicon.ico on every page load).
+	s.app.All("/favicon.ico", s.favicon)
+	s.app.All("/favicon.svg", s.favicon)
 	for _, op := range messages.Catalog {
 		for _, r := range op.HTTP {
 			s.app.Add(r.Method, r.Path, s.operation(op))
@@ -184,7 +188,9 @@ func allowedMethods(path string) []string {
 }
 
 func (s *Server) health(c *fiber.Ctx) error {
-	return writeJSON(c, fiber.StatusOK, map[string]any{"ok": true, "workspace": s.opts.Workspace, "version": s.opts.Version})
+	// pid identifies the process, so a client can check that a server
+	// record (.pmx-canvas/server.json) describes the server that answers.
+	return writeJSON(c, fiber.StatusOK, map[string]any{"ok": true, "workspace": s.opts.Workspace, "version": s.opts.Version, "pid": os.Getpid()})
 }
 
 // operation returns the handler of one catalog operation.

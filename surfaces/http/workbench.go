@@ -17,6 +17,18 @@ func (s *Server) workbenchPage(c *fiber.Ctx) error {
 	return serveWorkbenchFile(c, "index.html", "no-store")
 }
 
+// favicon serves the workbench icon at /favicon.ico and /favicon.svg, as
+// the reference does: image/svg+xml, cached for an hour.
+func (s *Server) favicon(c *fiber.Ctx) error {
+	data, err := fs.ReadFile(web.Workbench, "favicon.svg")
+	if err != nil {
+		return writeError(c, messages.Internal("favicon: %v", err))
+	}
+	c.Set(fiber.HeaderContentType, "image/svg+xml; charset=utf-8")
+	c.Set(fiber.HeaderCacheControl, "public, max-age=3600")
+	return c.Send(data)
+}
+
 // workbenchAsset serves the page's script and stylesheet.
 func (s *Server) workbenchAsset(c *fiber.Ctx) error {
 	name := c.Params("file")

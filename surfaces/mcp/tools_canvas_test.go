@@ -276,7 +276,7 @@ func TestAddNode(t *testing.T) {
 	deepEq(t, "node.id", node["id"], out["id"])
 	deepEq(t, "title", node["title"], "Draft note")
 	deepEq(t, "content", node["content"], "# Hello\nfrom the agent")
-	deepEq(t, "position", node["position"], map[string]any{"x": 1474.0, "y": 80.0})
+	deepEq(t, "position", node["position"], map[string]any{"x": 40.0, "y": 80.0})
 	deepEq(t, "size", node["size"], map[string]any{"width": 640.0, "height": 420.0})
 	if !strings.HasPrefix(text, "{\n  \"ok\": true,") {
 		t.Errorf("not pretty: %s", text)
@@ -472,7 +472,7 @@ func TestGetLayout(t *testing.T) {
 	b := h.addNode("Beta")
 	h.text("canvas_add_edge", `{"from":"`+a+`","to":"`+b+`","type":"flow","label":"next","style":"dashed","animated":false}`)
 	h.op("pin.set", `{"nodeIds":["`+a+`"]}`)
-	h.op("annotation.add", `{"points":[{"x":1480,"y":90},{"x":1500,"y":100}],"label":"look here"}`)
+	h.op("annotation.add", `{"points":[{"x":400,"y":300},{"x":420,"y":320}],"label":"look here"}`)
 
 	text := h.text("canvas_get_layout", `{}`)
 	deepEq(t, "keys", keysOf(t, text), []string{"summary", "viewport", "annotations", "nodes", "edges"})

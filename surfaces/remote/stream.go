@@ -98,6 +98,8 @@ type Health struct {
 	OK        bool   `json:"ok"`
 	Workspace string `json:"workspace"`
 	Version   string `json:"version"`
+	// PID is the server's process id (0 from servers that do not say).
+	PID int `json:"pid,omitempty"`
 }
 
 // Probe asks base for /health within timeout.

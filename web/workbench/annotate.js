@@ -2,9 +2,11 @@
 // text. While one is on, a capture layer covers the board (no pan, zoom or
 // menus); new ink reaches the board only with the next layout broadcast.
 
+import { icon } from "./icons.js";
+
 const TOOLS = {
-  pen: { on: "Annotate canvas", off: "Stop annotating", glyph: "✎" },
-  eraser: { on: "Erase annotations", off: "Stop erasing", glyph: "⌫" },
+  pen: { on: "Annotate canvas", off: "Stop annotating", glyph: "pen" },
+  eraser: { on: "Erase annotations", off: "Stop erasing", glyph: "eraser" },
   text: { on: "Text annotations", off: "Stop text annotations", glyph: "T" },
 };
 
@@ -23,7 +25,7 @@ export function setupAnnotations(bar, wb) {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "annotation-tool";
-    b.textContent = t.glyph;
+    b.append(t.glyph.length > 1 ? icon(t.glyph) : t.glyph);
     b.addEventListener("click", () => set(tool === name ? null : name));
     bar.append(b);
     buttons[name] = b;

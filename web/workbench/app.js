@@ -10,6 +10,7 @@ import { toggleSnapshots } from "./snapshots.js";
 import { createMinimap } from "./minimap.js";
 import { markdown } from "./markdown.js";
 import { center, nodeBounds } from "./geometry.js";
+import { icon, iconHTML } from "./icons.js";
 
 const params = new URLSearchParams(location.search);
 const canvasId = params.get("canvas") || "";
@@ -32,6 +33,8 @@ const S = {
   sessionId: "",
   status: "connecting", // connecting | syncing | connected | disconnected
   synced: false,        // this connection has had its first layout
+  loadedOnce: false,    // the page has had a first layout (a reconnect does not refit)
+  fitPending: false,    // the first-load fit waits for the viewport to have a size
   theme: "dark",
   maxZ: 0,
   raised: new Map(),    // id -> client-only zIndex (bring to front)
@@ -48,23 +51,23 @@ app.innerHTML = `
     <div class="hud-left"></div>
     <div class="toolbar-group">
       <div class="canvas-toolbar nav-bar" role="toolbar" aria-label="Canvas navigation">
-        <span class="toolbar-logo" title="PMX Canvas">◈</span>
+        <span class="toolbar-logo" title="PMX Canvas">${iconHTML("logo")}</span>
         <span class="status-dot" role="status"></span>
         <span class="session-id hud-collapsible-text">…</span>
-        <button type="button" data-action="fit" aria-label="Fit canvas" title="Fit canvas">⤧</button>
-        <button type="button" data-action="reset" aria-label="Reset view" title="Reset view">⊡</button>
-        <button type="button" data-action="zoom-in" aria-label="Zoom in" title="Zoom in">+</button>
-        <button type="button" data-action="zoom-out" aria-label="Zoom out" title="Zoom out">−</button>
+        <button type="button" data-action="fit" aria-label="Fit canvas" title="Fit canvas">${iconHTML("fit")}</button>
+        <button type="button" data-action="reset" aria-label="Reset view" title="Reset view">${iconHTML("reset")}</button>
+        <button type="button" data-action="zoom-in" aria-label="Zoom in" title="Zoom in">${iconHTML("plus")}</button>
+        <button type="button" data-action="zoom-out" aria-label="Zoom out" title="Zoom out">${iconHTML("minus")}</button>
         <span class="zoom-level hud-collapsible-text">100%</span>
-        <button type="button" data-action="arrange" aria-label="Arrange layout" title="Arrange layout">▦</button>
-        <button type="button" data-action="minimap" class="minimap-toggle active" aria-label="Hide minimap" title="Hide minimap">◫</button>
+        <button type="button" data-action="arrange" aria-label="Arrange layout" title="Arrange layout">${iconHTML("arrange")}</button>
+        <button type="button" data-action="minimap" class="minimap-toggle active" aria-label="Hide minimap" title="Hide minimap">${iconHTML("minimap")}</button>
         <button type="button" data-action="theme" class="theme-toggle"></button>
-        <button type="button" data-action="snapshots" aria-label="Snapshots" title="Snapshots">⎙</button>
+        <button type="button" data-action="snapshots" aria-label="Snapshots" title="Snapshots">${iconHTML("snapshots")}</button>
       </div>
       <div class="canvas-toolbar action-bar" role="toolbar" aria-label="Canvas actions">
         <span class="annotation-tools"></span>
-        <button type="button" data-action="palette" aria-label="Search nodes and actions" title="Search nodes and actions (Ctrl+K)">⌕</button>
-        <button type="button" data-action="shortcuts" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">⌨</button>
+        <button type="button" data-action="palette" aria-label="Search nodes and actions" title="Search nodes and actions (Ctrl+K)">${iconHTML("search")}</button>
+        <button type="button" data-action="shortcuts" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">${iconHTML("keyboard")}</button>
         <span class="counts hud-collapsible-text">Syncing canvas…</span>
       </div>
     </div>
@@ -80,21 +83,21 @@ app.innerHTML = `
     </div>
     <div class="lasso-rect" hidden></div>
   </div>
-  <div class="selection-bar" hidden><span class="selection-text"></span>
+  <div class="selection-bar" hidden>${iconHTML("spark")}<span class="selection-text"></span>
     <button type="button" data-sel="pin">Pin as context</button>
     <button type="button" data-sel="group">Group</button>
     <button type="button" data-sel="connect">Connect</button>
     <button type="button" data-sel="clear" title="Clear selection" aria-label="Clear selection">×</button></div>
-  <div class="context-pin-bar" hidden><span class="context-pin-text"></span>
+  <div class="context-pin-bar" hidden>${iconHTML("spark")}<span class="context-pin-text"></span>
     <button type="button" class="context-pin-clear" title="Clear all context pins">×</button></div>
   <div class="welcome-card" hidden>
-    <div class="welcome-glyph">◇</div>
+    <div class="welcome-glyph">${iconHTML("diamond")}</div>
     <strong>Shape What The Agent Sees</strong>
     <p>Arrange notes, files and evidence on the board; pin what matters.
     Agents read what you pin and focus.</p>
     <ul>
       <li><kbd>Double-click</kbd> Create a note</li>
-      <li><kbd>✦</kbd> Pin important nodes</li>
+      <li><kbd>${iconHTML("spark")}</kbd> Pin important nodes</li>
       <li><kbd>Move nearby</kbd> Shape the focus field</li>
     </ul>
   </div>`;
@@ -156,8 +159,12 @@ function connect() {
     S.pins = new Set([...S.pins].filter((id) => S.nodes.has(id)));
     if (S.active && !S.nodes.has(S.active)) S.active = null;
     if (!S.synced) {
-      // Only the first layout of a connection moves the view.
+      // Only the first layout of a connection moves the view. A canvas
+      // whose viewport was never set opens fitted to its content (locally:
+      // nothing is saved, so other viewers keep their view).
       S.view = { ...(layout.viewport || S.view) };
+      if (!S.loadedOnce && !savedViewport(layout.viewport)) initialFit();
+      S.loadedOnce = true;
       S.synced = true;
       setStatus("connected");
       document.getElementById("canvasBootstrap").classList.add("ready");
@@ -168,6 +175,7 @@ function connect() {
   });
   on("canvas-viewport-update", (d) => {
     if (!d.viewport) return;
+    S.fitPending = false;
     cancelAnimation();
     S.view = { ...d.viewport };
     applyView();
@@ -207,7 +215,7 @@ function applyTheme(theme) {
   const label = theme === "dark" ? "Switch to light theme" : "Switch to dark theme";
   btn.setAttribute("aria-label", label);
   btn.title = label;
-  btn.textContent = theme === "dark" ? "☀" : "☾";
+  btn.replaceChildren(icon(theme === "dark" ? "sun" : "moon"));
 }
 
 // ---- rendering ----
@@ -215,7 +223,8 @@ function applyTheme(theme) {
 function el(tag, attrs = {}, text) {
   const n = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-  if (text !== undefined) n.textContent = text;
+  if (text instanceof Node) n.append(text);
+  else if (text !== undefined) n.textContent = text;
   return n;
 }
 
@@ -251,7 +260,7 @@ function render() {
   $(".counts").textContent = counts;
   const pinBar = $(".context-pin-bar");
   pinBar.hidden = S.pins.size === 0;
-  $(".context-pin-text").textContent = `✦ ${S.pins.size} ${S.pins.size === 1 ? "node" : "nodes"} in context`;
+  $(".context-pin-text").textContent = `${S.pins.size} ${S.pins.size === 1 ? "node" : "nodes"} in context`;
   $(".welcome-card").hidden = board.length > 0;
   S.selected = new Set([...S.selected].filter((id) => S.nodes.has(id)));
   renderSelectionBar();
@@ -344,16 +353,17 @@ function renderControls(box, n) {
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
-  const button = (text, title, cls, onClick) => {
-    const b = el("button", { type: "button", class: cls, title, "aria-label": title }, text);
+  const button = (glyph, title, cls, onClick) => {
+    const b = el("button", { type: "button", class: cls, title, "aria-label": title });
+    b.append(glyph.length > 1 ? icon(glyph) : glyph);
     b.addEventListener("click", (ev) => { ev.stopPropagation(); onClick(); });
     box.append(b);
   };
-  if (n.pinned) box.append(el("span", { class: "pin-indicator", title: "Pinned" }, "⊙"));
+  if (n.pinned) box.append(el("span", { class: "pin-indicator", title: "Pinned" }, icon("pinned")));
   const inContext = S.pins.has(n.id);
-  button("✦", inContext ? "Remove from context" : "Add to context", "ctx-pin-btn" + (inContext ? " active" : ""),
+  button("spark", inContext ? "Remove from context" : "Add to context", "ctx-pin-btn" + (inContext ? " active" : ""),
     () => toggleContextPin(n.id));
-  button(n.collapsed ? "▸" : "▾", n.collapsed ? "Expand" : "Collapse", "collapse-btn",
+  button(n.collapsed ? "expand" : "collapse", n.collapsed ? "Expand" : "Collapse", "collapse-btn",
     () => setCollapsed(n.id, !n.collapsed));
   if (n.type !== "status") button("×", "Close", "close-btn", () => closeNode(n.id));
 }
@@ -496,6 +506,7 @@ const clampScale = (s) => Math.min(MAX_SCALE, Math.max(MIN_SCALE, s));
 
 // commitView persists the view: the server broadcasts it to every client.
 function commitView() {
+  S.fitPending = false;
   const { x, y, scale } = S.view;
   api("POST", "/api/canvas/viewport", { x, y, scale });
 }
@@ -517,14 +528,42 @@ function animateView(target, ms = 300) {
   animation = requestAnimationFrame(step);
 }
 
-function fitView() {
-  const b = nodeBounds(S.nodes.values());
-  if (!b) return;
+// fittedView is the view that shows every node on the board (docked
+// widgets sit beside the toolbar, not on the board), never zoomed in past
+// 100%; null when the board is empty.
+function fittedView() {
+  const b = nodeBounds([...S.nodes.values()].filter((n) => !docked(n)));
+  if (!b) return null;
   const { minX, minY, maxX, maxY } = b;
   const pad = 60, W = viewportEl.clientWidth, H = viewportEl.clientHeight;
   const scale = clampScale(Math.min(1, W / (maxX - minX + 2 * pad), H / (maxY - minY + 2 * pad)));
-  animateView({ scale, x: W / 2 - ((minX + maxX) / 2) * scale, y: H / 2 - ((minY + maxY) / 2) * scale });
+  return { scale, x: W / 2 - ((minX + maxX) / 2) * scale, y: H / 2 - ((minY + maxY) / 2) * scale };
 }
+
+function fitView() {
+  const v = fittedView();
+  if (v) animateView(v);
+}
+
+// initialFit fits the view to the board once the page has its size: a
+// layout that arrives before the stylesheet has sized the viewport waits
+// for the first resize (a fit computed on a 0 px viewport would zoom all
+// the way out). A view change before then (the user, another viewer)
+// cancels it.
+function initialFit() {
+  if (viewportEl.clientWidth < 50 || viewportEl.clientHeight < 50) { S.fitPending = true; return; }
+  S.fitPending = false;
+  S.view = fittedView() || S.view;
+}
+new ResizeObserver(() => {
+  if (!S.fitPending) return;
+  initialFit();
+  if (!S.fitPending) applyView();
+}).observe(viewportEl);
+
+// savedViewport: the canvas's viewport was set (panned, zoomed, fitted by
+// someone) rather than left at the default a new canvas starts with.
+const savedViewport = (v) => !!v && !(v.x === 0 && v.y === 0 && v.scale === 1);
 
 function focusNode(id) {
   const n = S.nodes.get(id);
@@ -569,11 +608,11 @@ $(".nav-bar").addEventListener("click", (ev) => {
 function toggleShortcuts() {
   const open = document.querySelector(".shortcut-overlay-backdrop");
   if (open) { open.remove(); return; }
-  const mod = /Mac/.test(navigator.platform) ? "⌘" : "Ctrl";
+  const mod = /Mac/.test(navigator.platform) ? "Cmd" : "Ctrl";
   const groups = {
     Navigation: [[`${mod}+K`, "Command palette"], ["Tab / Shift+Tab", "Cycle nodes"], [`${mod}+0`, "Reset view"],
-      [`${mod}++ / ${mod}+−`, "Zoom in / out"], [`${mod}+wheel`, "Zoom about the pointer"]],
-    Creation: [["Double-click", "New note"], ["Drag port → node", "Connect"]],
+      [`${mod}++ / ${mod}+-`, "Zoom in / out"], [`${mod}+wheel`, "Zoom about the pointer"]],
+    Creation: [["Double-click", "New note"], ["Drag a port to a node", "Connect"]],
     Selection: [["Click", "Focus"], ["Shift+Click", "Toggle selection"], ["Shift+Drag", "Lasso"], ["Esc", "Clear / close"]],
     View: [["?", "This overlay"], ["Minimap click/drag", "Move the view"], ["Right-click", "Context menu"]],
   };
@@ -796,7 +835,7 @@ function clearSelection() {
 function renderSelectionBar() {
   const bar = $(".selection-bar"), n = S.selected.size;
   bar.hidden = n === 0;
-  $(".selection-text").textContent = `✦ ${n} ${n === 1 ? "node" : "nodes"} selected`;
+  $(".selection-text").textContent = `${n} ${n === 1 ? "node" : "nodes"} selected`;
   for (const b of bar.querySelectorAll('[data-sel="group"], [data-sel="connect"]')) b.hidden = n < 2;
 }
 

@@ -41,7 +41,7 @@ export function openPalette(wb) {
   backdrop.className = "command-palette-backdrop";
   backdrop.innerHTML = `<div class="command-palette" role="dialog" aria-label="Command palette">
     <input class="command-palette-input" placeholder="Search nodes and actions... (Ctrl+K)" aria-label="Search nodes and actions">
-    <div class="command-palette-hint">↑↓ navigate · ↵ select · esc close · type: filter by type</div>
+    <div class="command-palette-hint">Up/Down navigate · Enter select · Esc close · type: filter by type</div>
     <div class="command-palette-results" role="listbox"></div></div>`;
   document.body.append(backdrop);
   const input = backdrop.querySelector("input");

@@ -70,7 +70,7 @@ export function toggleSnapshots(anchor, api) {
         const res = await api("POST", "/api/canvas/snapshots/" + encodeURIComponent(s.id));
         if (res && res.ok) close(); else draw();
       }));
-      button("✕", "snapshot-delete", "Delete this snapshot", () => confirm("Delete", async () => {
+      button("×", "snapshot-delete", "Delete this snapshot", () => confirm("Delete", async () => {
         const res = await api("DELETE", "/api/canvas/snapshots/" + encodeURIComponent(s.id));
         if (res && res.ok) snapshots = snapshots.filter((x) => x.id !== s.id);
         draw();
