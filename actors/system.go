@@ -210,6 +210,11 @@ func (s *System) ask(ctx context.Context, ref *canvasRef, pid *actor.PID, op *me
 		return nil, messages.Timeout(env.Op)
 	}
 	res, ferr := s.as.Root.RequestFuture(pid, &invokeRequest{env: env, op: op, before: before}, timeout).Result()
+	if errors.Is(ferr, actor.ErrDeadLetter) {
+		// The owner stopped before it read the request (a canvas reload):
+		// it was not applied.
+		return nil, messages.Unavailable("canvas %q is restarting; retry", ref.id)
+	}
 	if ferr != nil {
 		return nil, messages.Timeout(env.Op)
 	}
