@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -154,6 +155,245 @@ func TestEveryWriteWaitsForItsOwnCommit(t *testing.T) {
 			if after := h.store.LastCommit(); after != before+2 {
 				t.Fatalf("commits %d -> %d; want the add's and the op's", before, after)
 			}
+		})
+	}
+}
+
+// faultPlan panics on chosen calls of each fault hook.
+type faultPlan struct {
+	journalBefore, journalAfter, events map[int64]bool
+	// boomEvery makes every n-th write of each writer panic in its handler.
+	boomEvery int
+}
+
+func panicsAt(calls ...int64) map[int64]bool {
+	m := map[int64]bool{}
+	for _, c := range calls {
+		m[c] = true
+	}
+	return m
+}
+
+// install sets the hooks; fired counts the panics they raised.
+func (p faultPlan) install(t *testing.T) (fired *atomic.Int64) {
+	var before, after, events atomic.Int64
+	fired = &atomic.Int64{}
+	journal := func(afterCommit bool) {
+		if !afterCommit && p.journalBefore[before.Add(1)] {
+			fired.Add(1)
+			panic("injected fault: journal before commit")
+		}
+		if afterCommit && p.journalAfter[after.Add(1)] {
+			fired.Add(1)
+			panic("injected fault: journal after commit")
+		}
+	}
+	emitHook := func() {
+		if p.events[events.Add(1)] {
+			fired.Add(1)
+			panic("injected fault: events")
+		}
+	}
+	panicHook = func(env *messages.Envelope) {
+		if strings.Contains(string(env.Input), "boom") {
+			fired.Add(1)
+			panic("injected fault: layout handler")
+		}
+	}
+	journalFaultHook.Store(&journal)
+	eventsFaultHook.Store(&emitHook)
+	t.Cleanup(func() { journalFaultHook.Store(nil); eventsFaultHook.Store(nil); panicHook = nil })
+	return fired
+}
+
+// planned is how many panics the plan raises (boom writes counted apart).
+func (p faultPlan) planned() int64 {
+	return int64(len(p.journalBefore) + len(p.journalAfter) + len(p.events))
+}
+
+// eventLog follows a canvas's stream across restarts (resuming with the
+// last event number seen) and keeps every event number it got.
+type eventLog struct {
+	mu   sync.Mutex
+	seqs []uint64
+	stop chan struct{}
+	done chan struct{}
+}
+
+func followEvents(t *testing.T, h *harness) *eventLog {
+	l := &eventLog{stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		var last *uint64
+		for {
+			sub, err := h.sys.Subscribe(context.Background(), messages.SubscribeRequest{LastEventID: last})
+			if err != nil {
+				select {
+				case <-l.stop:
+					return
+				case <-time.After(10 * time.Millisecond):
+					continue
+				}
+			}
+			take := func(e *messages.StreamEvent) {
+				l.mu.Lock()
+				l.seqs = append(l.seqs, e.Seq)
+				l.mu.Unlock()
+				s := e.Seq
+				last = &s
+			}
+			if sub.Resumed {
+				for _, e := range sub.Initial[1:] {
+					take(e)
+				}
+			} else if last == nil {
+				s := sub.Head
+				last = &s
+			}
+		read:
+			for {
+				select {
+				case e, ok := <-sub.Events:
+					if !ok {
+						break read
+					}
+					take(e)
+				case <-l.stop:
+					sub.Close()
+					return
+				}
+			}
+		}
+	}()
+	return l
+}
+
+func (l *eventLog) close() []uint64 {
+	close(l.stop)
+	<-l.done
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.seqs
+}
+
+// Panics in the Journal (before and after a commit), the Layout and the
+// Events actor while several writers add nodes: every acknowledged write is
+// on disk, event numbers only increase, and every caller gets an answer (a
+// hung waiter would show as a timeout).
+func TestFaultsUnderConcurrentWriters(t *testing.T) {
+	cases := []struct {
+		name   string
+		plan   faultPlan
+		reload bool // the faults are a restart storm: the canvas reloads
+	}{
+		{name: "journal before commit", plan: faultPlan{journalBefore: panicsAt(3, 7, 11, 15)}},
+		{name: "journal after commit", plan: faultPlan{journalAfter: panicsAt(2, 6, 10, 14)}},
+		{name: "layout handler", plan: faultPlan{boomEvery: 9}},
+		{name: "events", plan: faultPlan{events: panicsAt(5, 9, 13, 17)}},
+		{name: "all at once", plan: faultPlan{journalBefore: panicsAt(4, 12), journalAfter: panicsAt(8, 16),
+			events: panicsAt(6, 14), boomEvery: 11}},
+		{name: "journal restart storm", reload: true,
+			plan: faultPlan{journalBefore: panicsAt(5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := t.TempDir()
+			h := start(t, ws)
+			h.mustCall("", "node.add", `{"type":"markdown","title":"before"}`)
+			events := followEvents(t, h)
+			fired := tc.plan.install(t)
+
+			const writers, each = 4, 25
+			var mu sync.Mutex
+			acked := map[string]string{} // id -> title
+			errs := map[messages.Code]int{}
+			var wg sync.WaitGroup
+			for w := 0; w < writers; w++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := 0; i < each; i++ {
+						title := fmt.Sprintf("w%d-%d", w, i)
+						if tc.plan.boomEvery > 0 && i%tc.plan.boomEvery == tc.plan.boomEvery-1 {
+							title += "-boom"
+						}
+						out, err := h.call("", "node.add", fmt.Sprintf(`{"type":"markdown","title":%q}`, title),
+							func(e *messages.Envelope) { e.Deadline = time.Now().Add(20 * time.Second) })
+						mu.Lock()
+						if err != nil {
+							errs[err.Code]++
+						} else {
+							acked[out["id"].(string)] = title
+						}
+						mu.Unlock()
+					}
+				}()
+			}
+			wg.Wait()
+			if tc.reload {
+				// The canvas comes back from the store and takes writes.
+				waitFor(t, "the reloaded canvas takes writes", func() bool {
+					out, err := h.call("", "node.add", `{"type":"markdown","title":"after"}`)
+					if err == nil {
+						acked[out["id"].(string)] = "after"
+					}
+					return err == nil
+				})
+			}
+			seqs := events.close()
+			booms := int64(errs[messages.CodeInternal])
+			if got := fired.Load() - booms; got != tc.plan.planned() {
+				t.Fatalf("%d injected panics fired; the plan has %d", got, tc.plan.planned())
+			}
+
+			if errs[messages.CodeTimeout] > 0 {
+				t.Fatalf("%d writes were never answered (timeouts); errors %v", errs[messages.CodeTimeout], errs)
+			}
+			for code, n := range errs {
+				switch {
+				case code == messages.CodeInternal && tc.plan.boomEvery > 0:
+				case code == messages.CodeUnavailable && tc.reload:
+				default:
+					t.Fatalf("%d writes failed with %s; errors %v", n, code, errs)
+				}
+			}
+			if len(acked) < writers*each/3 && !tc.reload {
+				t.Fatalf("only %d of %d writes were acknowledged; errors %v", len(acked), writers*each, errs)
+			}
+			for i := 1; i < len(seqs); i++ {
+				if seqs[i] <= seqs[i-1] {
+					t.Fatalf("event numbers went backwards or repeated: %d after %d (at %d of %d)", seqs[i], seqs[i-1], i, len(seqs))
+				}
+			}
+			if len(seqs) == 0 {
+				t.Fatal("the stream delivered no events")
+			}
+			st := h.sys.Stats()
+			if tc.reload != (st.CanvasReloads > 0) {
+				t.Fatalf("canvas reloads %d; want reload=%v", st.CanvasReloads, tc.reload)
+			}
+
+			// Acknowledged means on disk: reopen the store and look.
+			h.stop()
+			store, err := persistence.Open(ws, persistence.Options{Logger: quiet()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer store.Close()
+			state, _, err := store.LoadCanvas("main")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for id, title := range acked {
+				n, ok := state.Nodes.Get(id)
+				if !ok {
+					t.Fatalf("acknowledged node %s (%s) is not on disk (%d acknowledged, errors %v)", id, title, len(acked), errs)
+				}
+				if n.Data["title"] != title {
+					t.Fatalf("node %s on disk has title %v; acknowledged %q", id, n.Data["title"], title)
+				}
+			}
+			t.Logf("%d acknowledged, all on disk; %d events in order; errors %v; stats %+v", len(acked), len(seqs), errs, st)
 		})
 	}
 }

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"encoding/json"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -48,7 +49,7 @@ func newEventsCore(ref *canvasRef, start uint64) *eventsCore {
 }
 
 // eventsFaultHook lets tests inject a panic before each item is emitted.
-var eventsFaultHook func()
+var eventsFaultHook atomic.Pointer[func()]
 
 // eventsActor numbers a canvas's events in arrival order, keeps the latest
 // ones in a ring for Last-Event-ID resume, and fans each one out to every
@@ -90,8 +91,8 @@ func (e *eventsActor) Receive(ctx actor.Context) {
 // drain emits the inbox in order; an item leaves it once emitted.
 func (e *eventsActor) drain() {
 	for len(e.inbox) > 0 {
-		if eventsFaultHook != nil {
-			eventsFaultHook()
+		if hook := eventsFaultHook.Load(); hook != nil {
+			(*hook)()
 		}
 		item := e.inbox[0]
 		e.inbox = e.inbox[1:]

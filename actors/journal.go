@@ -2,6 +2,7 @@ package actors
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -33,7 +34,7 @@ func newJournalCore() *journalCore { return &journalCore{durable: map[string]uin
 // journalFaultHook lets tests inject a panic into the commit path: it runs
 // before each commit (afterCommit false) and after it, before any writer is
 // told (afterCommit true).
-var journalFaultHook func(afterCommit bool)
+var journalFaultHook atomic.Pointer[func(afterCommit bool)]
 
 // journalActor is a canvas's single writer to the store. It group-commits:
 // writes that arrive while a commit (and its fsync) is running queue up in
@@ -92,12 +93,12 @@ func (j *journalActor) flush(ctx actor.Context) {
 	for _, w := range batch {
 		ops = append(ops, w.ops...)
 	}
-	if journalFaultHook != nil {
-		journalFaultHook(false)
+	if hook := journalFaultHook.Load(); hook != nil {
+		(*hook)(false)
 	}
 	err := j.ref.sys.cfg.Store.Commit(ops)
-	if journalFaultHook != nil {
-		journalFaultHook(true)
+	if hook := journalFaultHook.Load(); hook != nil {
+		(*hook)(true)
 	}
 	// Only now is the batch done: a panic above leaves it queued.
 	core.queue = append([]*journalWrite(nil), core.queue[len(batch):]...)
