@@ -243,6 +243,25 @@ func (c *canvasSupervisor) failPending(ctx actor.Context) {
 	if ref.journal != nil {
 		ref.journal.queue = nil
 	}
+	// Parked waits are answered too, so their callers wait again on the
+	// reloaded canvas instead of sitting out their deadline.
+	rewait := messages.Unavailable("canvas %q reloaded after repeated faults; wait again", ref.id)
+	answer := func(ch chan *invokeResult) {
+		select {
+		case ch <- &invokeResult{err: rewait}:
+		default: // answered already
+		}
+	}
+	if ref.gates != nil {
+		for _, w := range ref.gates.byToken {
+			answer(w.reply)
+		}
+	}
+	if ref.timeline != nil {
+		for _, w := range ref.timeline.claims {
+			answer(w.m.reply)
+		}
+	}
 	if n > 0 {
 		ref.sys.cfg.Logger.Error("canvas reloading after repeated faults; failed its unacknowledged writes",
 			"canvas", ref.id, "writes", n)

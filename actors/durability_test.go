@@ -300,6 +300,15 @@ func TestFaultsUnderConcurrentWriters(t *testing.T) {
 			ws := t.TempDir()
 			h := start(t, ws)
 			h.mustCall("", "node.add", `{"type":"markdown","title":"before"}`)
+			// A wait parked on a gate: it is answered by the gate or by a
+			// reload, never left to sit out its minute.
+			gate := h.mustCall("", "ax.approval.request", `{"title":"deploy"}`)["approvalGate"].(map[string]any)["id"].(string)
+			parked := make(chan error, 1)
+			go func() {
+				_, _, err := h.await(context.Background(), "ax.approval.get", gate, 60000)
+				parked <- err
+			}()
+			waitFor(t, "the await is parked", func() bool { return h.stat("gateWaiters") == 1 })
 			events := followEvents(t, h)
 			fired := tc.plan.install(t)
 
@@ -341,6 +350,18 @@ func TestFaultsUnderConcurrentWriters(t *testing.T) {
 				})
 			}
 			seqs := events.close()
+			if tc.reload {
+				select {
+				case err := <-parked:
+					if e, ok := err.(*messages.Error); !ok || e.Code != messages.CodeUnavailable {
+						t.Fatalf("a wait parked across the reload got %v; want unavailable (wait again)", err)
+					}
+				case <-time.After(10 * time.Second):
+					t.Fatal("a wait parked across the reload was never answered")
+				}
+			} else if len(parked) != 0 {
+				t.Fatalf("the parked wait ended without a decision: %v", <-parked)
+			}
 			booms := int64(errs[messages.CodeInternal])
 			if got := fired.Load() - booms; got != tc.plan.planned() {
 				t.Fatalf("%d injected panics fired; the plan has %d", got, tc.plan.planned())
