@@ -347,3 +347,24 @@ func TestNextOrdinalIsDerivedFromRecords(t *testing.T) {
 		t.Fatalf("next ordinal %d; want 10", st.NextOrd)
 	}
 }
+
+// Timeline numbers too: a counter record behind its rows never makes a
+// row number come round again.
+func TestTimelineSeqIsDerivedFromRows(t *testing.T) {
+	ws := t.TempDir()
+	s := openT(t, ws, Options{})
+	defer s.Close()
+	_ = s.Commit([]Op{
+		AxSet(AxSeqKey("main"), AxSeq{Events: 1, Evidence: 0, Steering: 9}),
+		AxPutRow("main", AxEvent, 4, map[string]any{"id": "e4", "seq": 4}),
+		AxPutRow("main", AxEvidence, 2, map[string]any{"id": "d2", "seq": 2}),
+		AxPutRow("main", AxSteering, 3, map[string]any{"id": "s3", "seq": 3}),
+	})
+	ax, err := s.LoadAX("main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (AxSeq{Events: 4, Evidence: 2, Steering: 9}); ax.Seq != want {
+		t.Fatalf("timeline counters %+v; want %+v", ax.Seq, want)
+	}
+}
