@@ -162,6 +162,8 @@ func TestEveryWriteWaitsForItsOwnCommit(t *testing.T) {
 // faultPlan panics on chosen calls of each fault hook.
 type faultPlan struct {
 	journalBefore, journalAfter, events map[int64]bool
+	// layoutCommit panics as the Layout takes a journalCommitted.
+	layoutCommit map[int64]bool
 	// boomEvery makes every n-th write of each writer panic in its handler.
 	boomEvery int
 }
@@ -176,7 +178,7 @@ func panicsAt(calls ...int64) map[int64]bool {
 
 // install sets the hooks; fired counts the panics they raised.
 func (p faultPlan) install(t *testing.T) (fired *atomic.Int64) {
-	var before, after, events atomic.Int64
+	var before, after, events, commits atomic.Int64
 	fired = &atomic.Int64{}
 	journal := func(afterCommit bool) {
 		if !afterCommit && p.journalBefore[before.Add(1)] {
@@ -200,15 +202,27 @@ func (p faultPlan) install(t *testing.T) (fired *atomic.Int64) {
 			panic("injected fault: layout handler")
 		}
 	}
+	commitHook := func() {
+		if p.layoutCommit[commits.Add(1)] {
+			fired.Add(1)
+			panic("injected fault: layout taking a commit")
+		}
+	}
+	commitFaultHook.Store(&commitHook)
 	journalFaultHook.Store(&journal)
 	eventsFaultHook.Store(&emitHook)
-	t.Cleanup(func() { journalFaultHook.Store(nil); eventsFaultHook.Store(nil); panicHook = nil })
+	t.Cleanup(func() {
+		journalFaultHook.Store(nil)
+		eventsFaultHook.Store(nil)
+		commitFaultHook.Store(nil)
+		panicHook = nil
+	})
 	return fired
 }
 
 // planned is how many panics the plan raises (boom writes counted apart).
 func (p faultPlan) planned() int64 {
-	return int64(len(p.journalBefore) + len(p.journalAfter) + len(p.events))
+	return int64(len(p.journalBefore) + len(p.journalAfter) + len(p.events) + len(p.layoutCommit))
 }
 
 // eventLog follows a canvas's stream across restarts (resuming with the
@@ -289,6 +303,9 @@ func TestFaultsUnderConcurrentWriters(t *testing.T) {
 		{name: "journal before commit", plan: faultPlan{journalBefore: panicsAt(3, 7, 11, 15)}},
 		{name: "journal after commit", plan: faultPlan{journalAfter: panicsAt(2, 6, 10, 14)}},
 		{name: "layout handler", plan: faultPlan{boomEvery: 9}},
+		// A lost journalCommitted with no later commit to cover it would
+		// leave its writers hanging: the restarted Layout asks again.
+		{name: "layout taking a commit", plan: faultPlan{layoutCommit: panicsAt(3, 9, 17, 25)}},
 		{name: "events", plan: faultPlan{events: panicsAt(5, 9, 13, 17)}},
 		{name: "all at once", plan: faultPlan{journalBefore: panicsAt(4, 12), journalAfter: panicsAt(8, 16),
 			events: panicsAt(6, 14), boomEvery: 11}},
@@ -416,5 +433,25 @@ func TestFaultsUnderConcurrentWriters(t *testing.T) {
 			}
 			t.Logf("%d acknowledged, all on disk; %d events in order; errors %v; stats %+v", len(acked), len(seqs), errs, st)
 		})
+	}
+}
+
+// A Layout that panics while taking the Journal's word loses that word:
+// with no later commit to cover it, only asking again (journalSync on
+// restart) answers the write.
+func TestLayoutThatLosesACommitAsksAgain(t *testing.T) {
+	h := start(t, "")
+	h.mustCall("", "node.add", `{"type":"markdown","title":"before"}`)
+	fired := faultPlan{layoutCommit: panicsAt(1)}.install(t)
+	out, err := h.call("", "node.add", `{"type":"markdown","title":"only"}`,
+		func(e *messages.Envelope) { e.Deadline = time.Now().Add(10 * time.Second) })
+	if err != nil {
+		t.Fatalf("the write whose commit word was lost: %v", err)
+	}
+	if fired.Load() != 1 || h.sys.Stats().LayoutRestarts != 1 {
+		t.Fatalf("fired %d, layout restarts %d; want 1 and 1", fired.Load(), h.sys.Stats().LayoutRestarts)
+	}
+	if got := h.mustCall("", "node.get", fmt.Sprintf(`{"id":%q}`, out["id"])); got["title"] != "only" {
+		t.Fatalf("read after the recovered write: %v", got)
 	}
 }

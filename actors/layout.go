@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -103,6 +104,11 @@ type layoutActor struct {
 
 // panicHook lets tests inject a fault into the write path.
 var panicHook func(env *messages.Envelope)
+
+// commitFaultHook lets tests inject a panic as the Layout takes the
+// Journal's word that writes are durable (the word is lost with the
+// failed instance; the restarted one asks again).
+var commitFaultHook atomic.Pointer[func()]
 
 func (a *layoutActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
@@ -241,6 +247,9 @@ func (a *layoutActor) rememberedReply(key string) (idempotencyRecord, bool) {
 // committed releases every pending write up to m.upTo: publish the view,
 // emit their events in order, then reply.
 func (a *layoutActor) committed(ctx actor.Context, m *journalCommitted) {
+	if hook := commitFaultHook.Load(); hook != nil {
+		(*hook)()
+	}
 	core := a.ref.layout
 	if m.err != nil {
 		failure := messages.StoreFailed(m.err)
