@@ -66,6 +66,13 @@ type canvasRef struct {
 	// eventSeqStart is the first event number this process may use.
 	eventSeqStart uint64
 
+	// calls are the requests in flight to this canvas's actors (token ->
+	// a function that answers the caller). A reload answers them all: a
+	// stopped actor drops the messages still in its mailbox, and their
+	// callers would otherwise wait for their deadline. This is invoker
+	// bookkeeping, not canvas data.
+	calls sync.Map
+
 	// draining is set when the process shuts down: only then does a
 	// stopping Journal commit what it still holds (a canvas reload fails
 	// those writes instead).
@@ -210,7 +217,7 @@ func (c *canvasSupervisor) start(ctx actor.Context) {
 // state, which is why the error says it may have been stored).
 func (c *canvasSupervisor) failPending(ctx actor.Context) {
 	ref := c.ref
-	failure := messages.Unavailable("canvas %q reloaded after repeated faults; this write was not acknowledged and may or may not be stored: read the canvas and retry", ref.id)
+	failure := messages.Unavailable("canvas %q reloaded after repeated faults; this request was not acknowledged (a write may or may not be stored): read the canvas and retry", ref.id)
 	n := 0
 	if core := ref.layout; core != nil {
 		for _, p := range core.pending {
@@ -262,9 +269,16 @@ func (c *canvasSupervisor) failPending(ctx actor.Context) {
 			answer(w.m.reply)
 		}
 	}
+	// And every request still in flight, which a stopped actor may have
+	// dropped unread (answering one twice is harmless: the first wins).
+	ref.calls.Range(func(_, v any) bool {
+		v.(func(*messages.Error))(failure)
+		n++
+		return true
+	})
 	if n > 0 {
-		ref.sys.cfg.Logger.Error("canvas reloading after repeated faults; failed its unacknowledged writes",
-			"canvas", ref.id, "writes", n)
+		ref.sys.cfg.Logger.Error("canvas reloading after repeated faults; failed the requests it had not answered",
+			"canvas", ref.id, "requests", n)
 	}
 }
 
