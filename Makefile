@@ -93,6 +93,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzNormalizeOrigin -fuzztime $(FUZZTIME) ./surfaces/http/
 	$(GO) test -run '^$$' -fuzz FuzzNodeAndEdgeInputs -fuzztime $(FUZZTIME) ./domain/canvas/
 	$(GO) test -run '^$$' -fuzz FuzzLastGoodOffset -fuzztime $(FUZZTIME) ./persistence/
+	$(GO) test -run '^$$' -fuzz FuzzCommitCutPoint -fuzztime $(FUZZTIME) ./persistence/
 	$(GO) test -run '^$$' -fuzz FuzzParseInteraction -fuzztime $(FUZZTIME) ./domain/ax/
 	$(GO) test -run '^$$' -fuzz FuzzAXOperations -fuzztime $(FUZZTIME) ./actors/
 	$(GO) test -run '^$$' -fuzz FuzzWebviewOperations -fuzztime $(FUZZTIME) ./actors/

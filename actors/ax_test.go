@@ -213,7 +213,7 @@ func TestJournalTellsEachWriterItsOwnCommits(t *testing.T) {
 	defer store.Close()
 	as := actor.NewActorSystem()
 	defer as.Shutdown()
-	ref := &canvasRef{id: "main", sys: &System{cfg: Config{Store: store, Logger: quiet()}}}
+	ref := &canvasRef{id: "main", sys: &System{cfg: Config{Store: store, Logger: quiet()}}, journal: newJournalCore()}
 	a, b := &probe{}, &probe{}
 	pa := as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
 	pb := as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return b }))

@@ -2,7 +2,10 @@ package actors
 
 import (
 	"context"
+	"errors"
 	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/pmxcanvas/pmx-canvas/domain/ax"
 	"github.com/pmxcanvas/pmx-canvas/messages"
@@ -33,6 +36,14 @@ func (s *System) park(ctx context.Context, ref *canvasRef, op *messages.Op, env 
 	if pid == nil {
 		return nil, messages.Unavailable("canvas %q is restarting; retry", ref.id)
 	}
+	// A reload answers the wait even if the owner dropped it unread.
+	ref.calls.Store(token, func(e *messages.Error) {
+		select {
+		case reply <- &invokeResult{err: e}:
+		default:
+		}
+	})
+	defer ref.calls.Delete(token)
 	s.as.Root.Send(pid, msg)
 	timer := time.NewTimer(wait + waitMargin)
 	defer timer.Stop()
@@ -109,9 +120,15 @@ func (s *System) checkPolicy(ctx context.Context, ref *canvasRef, name, source s
 	if pid == nil {
 		return messages.Unavailable("canvas %q is restarting; retry", ref.id)
 	}
-	res, err := s.as.Root.RequestFuture(pid, &authorizeCall{name: name, source: source}, s.cfg.DefaultTimeout).Result()
+	res, err := s.request(ref, pid, &authorizeCall{name: name, source: source}, s.cfg.DefaultTimeout)
+	if errors.Is(err, actor.ErrDeadLetter) {
+		return messages.Unavailable("canvas %q is restarting; retry", ref.id)
+	}
 	if err != nil {
 		return messages.Timeout("policy check")
+	}
+	if r, ok := res.(*invokeResult); ok { // answered by a reload
+		return r.err
 	}
 	auth := res.(*authorization)
 	switch {

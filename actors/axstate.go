@@ -38,6 +38,8 @@ type axStateActor struct {
 func (a *axStateActor) Receive(ctx actor.Context) {
 	core := a.ref.axState
 	switch m := ctx.Message().(type) {
+	case *actor.Started:
+		syncJournal(ctx, a.ref, len(core.w.pending))
 	case *invokeRequest:
 		a.invoke(ctx, m)
 	case *axEffect:

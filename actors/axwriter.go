@@ -73,6 +73,15 @@ func (w *axWriter) committed(ctx actor.Context, m *journalCommitted) bool {
 	return true
 }
 
+// syncJournal asks the Journal to repeat how far this actor's writes are
+// durable, when it holds pending writes (called on Started: a restarted
+// actor may have lost that message with the one that failed).
+func syncJournal(ctx actor.Context, ref *canvasRef, pending int) {
+	if pid := ref.journalPID.Load(); pending > 0 && pid != nil {
+		ctx.Send(pid, &journalSync{from: ctx.Self()})
+	}
+}
+
 // replyTo answers a request parked as a future (ctx.Sender at the time).
 func replyTo(ctx actor.Context, to *actor.PID, reply *messages.Reply, err *messages.Error) {
 	if to != nil {

@@ -48,6 +48,12 @@ type canvasRef struct {
 	// goroutine touches it; it lives here so a restarted Layout resumes
 	// exactly where the failed one stopped (see layout.go).
 	layout *layoutCore
+	// The Journal's queue and the Events actor's numbering, kept here so
+	// a restarted Journal still commits what was queued (a restarted
+	// writer never hears "durable" for a write that is not) and a
+	// restarted Events actor never numbers an event backwards.
+	journal *journalCore
+	events  *eventsCore
 	// The AX actors' working state, kept here for the same reason.
 	axState  *axStateCore
 	gates    *gatesCore
@@ -61,6 +67,18 @@ type canvasRef struct {
 
 	// eventSeqStart is the first event number this process may use.
 	eventSeqStart uint64
+
+	// calls are the requests in flight to this canvas's actors (token ->
+	// a function that answers the caller). A reload answers them all: a
+	// stopped actor drops the messages still in its mailbox, and their
+	// callers would otherwise wait for their deadline. This is invoker
+	// bookkeeping, not canvas data.
+	calls sync.Map
+
+	// draining is set when the process shuts down: only then does a
+	// stopping Journal commit what it still holds (a canvas reload fails
+	// those writes instead).
+	draining atomic.Bool
 
 	layoutRestarts atomic.Int64
 	// loads counts supervisor starts: 1, plus one per escalated restart.
@@ -118,6 +136,7 @@ func (h *hubActor) Receive(ctx actor.Context) {
 }
 
 func drainCanvas(ctx actor.Context, ref *canvasRef) {
+	ref.draining.Store(true)
 	for _, pid := range []*actor.PID{ref.webviewPID.Load(), ref.layoutPID.Load(), ref.axStatePID.Load(), ref.gatesPID.Load(),
 		ref.timelinePID.Load(), ref.journalPID.Load(), ref.eventsPID.Load()} {
 		if pid != nil {
@@ -145,7 +164,9 @@ func (c *canvasSupervisor) start(ctx actor.Context) {
 	ref := c.ref
 	sys := ref.sys
 	defer ref.readyOnce.Do(func() { close(ref.ready) })
-	ref.loads.Add(1)
+	if ref.loads.Add(1) > 1 {
+		c.failPending(ctx)
+	}
 
 	state, err := c.load()
 	if err != nil {
@@ -161,6 +182,8 @@ func (c *canvasSupervisor) start(ctx actor.Context) {
 	ref.eventSeqStart = start
 	ref.view.Store(state)
 	ref.layout = &layoutCore{state: state}
+	ref.journal = newJournalCore()
+	ref.events = newEventsCore(ref, start)
 	if err := c.loadAX(state); err != nil {
 		ref.loadErr = err
 		sys.cfg.Logger.Error("canvas AX state failed to load", "canvas", ref.id, "err", err)
@@ -187,6 +210,78 @@ func (c *canvasSupervisor) start(ctx actor.Context) {
 	ref.gatesPID.Store(gates)
 	ref.timelinePID.Store(timeline)
 	ref.layoutPID.Store(layout)
+}
+
+// failPending answers every write the failed actors still held with an
+// error before the canvas reloads from the store: none of them was
+// acknowledged, and none will be (the reload drops the Journal's queue; a
+// write whose commit had already reached the disk is in the reloaded
+// state, which is why the error says it may have been stored).
+func (c *canvasSupervisor) failPending(ctx actor.Context) {
+	ref := c.ref
+	failure := messages.Unavailable("canvas %q reloaded after repeated faults; this request was not acknowledged (a write may or may not be stored): read the canvas and retry", ref.id)
+	n := 0
+	if core := ref.layout; core != nil {
+		for _, p := range core.pending {
+			for _, w := range p.waiters {
+				ctx.Send(w, &invokeResult{err: failure})
+				n++
+			}
+		}
+		core.pending, core.inflight = nil, nil
+	}
+	var writers []*axWriter
+	if ref.axState != nil {
+		writers = append(writers, &ref.axState.w)
+	}
+	if ref.gates != nil {
+		writers = append(writers, &ref.gates.w)
+	}
+	if ref.timeline != nil {
+		writers = append(writers, &ref.timeline.w)
+	}
+	for _, w := range writers {
+		for _, p := range w.pending {
+			if p.fail != nil {
+				p.fail(ctx, failure)
+				n++
+			}
+		}
+		w.pending = nil
+	}
+	if ref.journal != nil {
+		ref.journal.queue = nil
+	}
+	// Parked waits are answered too, so their callers wait again on the
+	// reloaded canvas instead of sitting out their deadline.
+	rewait := messages.Unavailable("canvas %q reloaded after repeated faults; wait again", ref.id)
+	answer := func(ch chan *invokeResult) {
+		select {
+		case ch <- &invokeResult{err: rewait}:
+		default: // answered already
+		}
+	}
+	if ref.gates != nil {
+		for _, w := range ref.gates.byToken {
+			answer(w.reply)
+		}
+	}
+	if ref.timeline != nil {
+		for _, w := range ref.timeline.claims {
+			answer(w.m.reply)
+		}
+	}
+	// And every request still in flight, which a stopped actor may have
+	// dropped unread (answering one twice is harmless: the first wins).
+	ref.calls.Range(func(_, v any) bool {
+		v.(func(*messages.Error))(failure)
+		n++
+		return true
+	})
+	if n > 0 {
+		ref.sys.cfg.Logger.Error("canvas reloading after repeated faults; failed the requests it had not answered",
+			"canvas", ref.id, "requests", n)
+	}
 }
 
 // loadAX reads the canvas's AX state, drops references to nodes that no

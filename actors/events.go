@@ -2,6 +2,7 @@ package actors
 
 import (
 	"encoding/json"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -23,42 +24,53 @@ type subscribe struct{ req messages.SubscribeRequest }
 // unsubscribe ends a subscription.
 type unsubscribe struct{ id uint64 }
 
-// eventsActor numbers a canvas's events in arrival order, keeps the latest
-// ones in a ring for Last-Event-ID resume, and fans each one out to every
-// subscriber. A subscriber that lags more than its buffer is dropped (its
-// channel closed) instead of slowing everyone; it resumes from the ring.
-type eventsActor struct {
-	ref    *canvasRef
+// eventsCore is the Events actor's state. It lives in the canvas handle so
+// a restarted Events actor keeps numbering where the failed one stopped
+// (event numbers only ever increase) and keeps its replay ring, so clients
+// resume across the restart; items still in the inbox are published by the
+// restarted actor.
+type eventsCore struct {
 	seq    uint64
 	ring   *eventRing
 	subs   map[uint64]chan *messages.StreamEvent
 	nextID uint64
 	latest *canvas.State
+	// inbox holds published items not yet emitted, in order.
+	inbox []publishItem
 }
 
-func newEventsActor(ref *canvasRef) *eventsActor {
-	return &eventsActor{
-		ref:    ref,
-		seq:    ref.eventSeqStart,
+func newEventsCore(ref *canvasRef, start uint64) *eventsCore {
+	return &eventsCore{
+		seq:    start,
 		ring:   newEventRing(ref.sys.cfg.RingSize),
 		subs:   map[uint64]chan *messages.StreamEvent{},
 		latest: ref.view.Load(),
 	}
 }
 
+// eventsFaultHook lets tests inject a panic before each item is emitted.
+var eventsFaultHook atomic.Pointer[func()]
+
+// eventsActor numbers a canvas's events in arrival order, keeps the latest
+// ones in a ring for Last-Event-ID resume, and fans each one out to every
+// subscriber. A subscriber that lags more than its buffer is dropped (its
+// channel closed) instead of slowing everyone; it resumes from the ring.
+type eventsActor struct {
+	ref *canvasRef
+	*eventsCore
+}
+
+func newEventsActor(ref *canvasRef) *eventsActor {
+	return &eventsActor{ref: ref, eventsCore: ref.events}
+}
+
 func (e *eventsActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
+	case *actor.Started:
+		e.drain() // what a failed instance left unpublished
 	case *publish:
-		for _, item := range m.items {
-			// AX frames carry no layout: they take the latest one's
-			// revision.
-			if item.state != nil {
-				e.latest = item.state
-			}
-			for _, ev := range item.events {
-				e.emit(e.frame(e.latest, ev))
-			}
-		}
+		e.inbox = append(e.inbox, m.items...)
+		e.drain()
 	case *subscribe:
 		ctx.Respond(e.subscribe(ctx, m.req))
 	case *unsubscribe:
@@ -74,6 +86,25 @@ func (e *eventsActor) Receive(ctx actor.Context) {
 			close(ch)
 		}
 	}
+}
+
+// drain emits the inbox in order; an item leaves it once emitted.
+func (e *eventsActor) drain() {
+	for len(e.inbox) > 0 {
+		if hook := eventsFaultHook.Load(); hook != nil {
+			(*hook)()
+		}
+		item := e.inbox[0]
+		e.inbox = e.inbox[1:]
+		// AX frames carry no layout: they take the latest one's revision.
+		if item.state != nil {
+			e.latest = item.state
+		}
+		for _, ev := range item.events {
+			e.emit(e.frame(e.latest, ev))
+		}
+	}
+	e.inbox = nil
 }
 
 func (e *eventsActor) emit(se *messages.StreamEvent) {

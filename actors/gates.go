@@ -81,6 +81,7 @@ func (a *gatesActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
 		core.timers.start(ctx, a.ref.sys)
+		syncJournal(ctx, a.ref, len(core.w.pending))
 	case *invokeRequest:
 		a.invoke(ctx, m)
 	case *awaitGate:

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -11,6 +12,30 @@ import (
 // flushNow is the Journal's note to itself to commit what it has queued.
 type flushNow struct{}
 
+// journalSync asks the Journal to tell a writer again how far its writes
+// are durable (a writer that restarted may have lost that message).
+type journalSync struct{ from *actor.PID }
+
+// journalCore is the Journal's state. It lives in the canvas handle so a
+// restarted Journal continues from it: writes queued before a panic are
+// still queued, and a batch whose commit was interrupted is committed again
+// (a batch is a sequence of assignments, so committing it twice leaves the
+// same records as once) before anyone hears it is durable.
+type journalCore struct {
+	queue []*journalWrite
+	// durable is, per writer (PID id), the newest of its writes on disk.
+	durable map[string]uint64
+	// failed is the store failure every later write gets.
+	failed error
+}
+
+func newJournalCore() *journalCore { return &journalCore{durable: map[string]uint64{}} }
+
+// journalFaultHook lets tests inject a panic into the commit path: it runs
+// before each commit (afterCommit false) and after it, before any writer is
+// told (afterCommit true).
+var journalFaultHook atomic.Pointer[func(afterCommit bool)]
+
 // journalActor is a canvas's single writer to the store. It group-commits:
 // writes that arrive while a commit (and its fsync) is running queue up in
 // the mailbox and go to disk together in the next transaction, so one fsync
@@ -18,40 +43,47 @@ type flushNow struct{}
 // the FIFO mailbox delivers after every write already queued.
 type journalActor struct {
 	ref       *canvasRef
-	queue     []*journalWrite
 	scheduled bool
 }
 
 func (j *journalActor) Receive(ctx actor.Context) {
+	core := j.ref.journal
 	switch m := ctx.Message().(type) {
-	case *journalWrite:
-		j.queue = append(j.queue, m)
-		if !j.scheduled {
-			j.scheduled = true
-			ctx.Send(ctx.Self(), flushNow{})
+	case *actor.Started:
+		// A restarted Journal picks up what the failed one had queued.
+		if len(core.queue) > 0 {
+			j.schedule(ctx)
 		}
+	case *journalWrite:
+		core.queue = append(core.queue, m)
+		j.schedule(ctx)
 	case flushNow:
 		j.scheduled = false
 		j.flush(ctx)
+	case *journalSync:
+		ctx.Send(m.from, &journalCommitted{upTo: core.durable[m.from.Id], err: core.failed})
 	case *actor.Stopping:
-		for len(j.queue) > 0 {
+		for j.ref.draining.Load() && len(core.queue) > 0 {
 			j.flush(ctx)
 		}
 	}
 }
 
-func (j *journalActor) flush(ctx actor.Context) {
-	if len(j.queue) == 0 {
-		return
-	}
-	batch := j.queue
-	if max := j.ref.sys.cfg.MaxBatch; max > 0 && len(batch) > max {
-		batch = batch[:max]
-	}
-	j.queue = append([]*journalWrite(nil), j.queue[len(batch):]...)
-	if len(j.queue) > 0 && !j.scheduled {
+func (j *journalActor) schedule(ctx actor.Context) {
+	if !j.scheduled {
 		j.scheduled = true
 		ctx.Send(ctx.Self(), flushNow{})
+	}
+}
+
+func (j *journalActor) flush(ctx actor.Context) {
+	core := j.ref.journal
+	if len(core.queue) == 0 {
+		return
+	}
+	batch := core.queue
+	if max := j.ref.sys.cfg.MaxBatch; max > 0 && len(batch) > max {
+		batch = batch[:max]
 	}
 	n := 0
 	for _, w := range batch {
@@ -61,7 +93,21 @@ func (j *journalActor) flush(ctx actor.Context) {
 	for _, w := range batch {
 		ops = append(ops, w.ops...)
 	}
+	if hook := journalFaultHook.Load(); hook != nil {
+		(*hook)(false)
+	}
 	err := j.ref.sys.cfg.Store.Commit(ops)
+	if hook := journalFaultHook.Load(); hook != nil {
+		(*hook)(true)
+	}
+	// Only now is the batch done: a panic above leaves it queued.
+	core.queue = append([]*journalWrite(nil), core.queue[len(batch):]...)
+	if len(core.queue) > 0 {
+		j.schedule(ctx)
+	}
+	if err != nil && core.failed == nil {
+		core.failed = err
+	}
 	// Tell each writer once, with its newest write in the batch (a batch
 	// holds each writer's writes in its own order).
 	told := make([]*actor.PID, 0, 4)
@@ -71,6 +117,9 @@ func (j *journalActor) flush(ctx actor.Context) {
 			continue
 		}
 		told = append(told, w.from)
+		if err == nil {
+			core.durable[w.from.Id] = w.seq
+		}
 		ctx.Send(w.from, &journalCommitted{upTo: w.seq, err: err})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -31,7 +32,9 @@ type invokeResult struct {
 
 // journalWrite asks the Journal to make one write durable. from is the
 // actor to tell when it is (Layout, AxState, Gates or Timeline); seq is that
-// actor's own write counter (the revision, for Layout).
+// actor's own write counter, one number per write sent to the Journal (not
+// the revision: snapshot writes do not change it, and each write must be
+// released by its own commit).
 type journalWrite struct {
 	from *actor.PID
 	seq  uint64
@@ -59,10 +62,14 @@ type layoutCore struct {
 	inflight map[string]*pendingWrite
 	// failed is set once the store fails; writes are refused after that.
 	failed *messages.Error
+	// seq numbers the writes sent to the Journal.
+	seq uint64
 }
 
 type pendingWrite struct {
-	rev         uint64
+	// seq is the Journal write this one waits for: its own, or, for a
+	// write that stores nothing, the last one sent before it.
+	seq         uint64
 	state       *canvas.State
 	events      []canvas.Event
 	reply       *messages.Reply
@@ -98,8 +105,17 @@ type layoutActor struct {
 // panicHook lets tests inject a fault into the write path.
 var panicHook func(env *messages.Envelope)
 
+// commitFaultHook lets tests inject a panic as the Layout takes the
+// Journal's word that writes are durable (the word is lost with the
+// failed instance; the restarted one asks again).
+var commitFaultHook atomic.Pointer[func()]
+
 func (a *layoutActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
+	case *actor.Started:
+		// A restarted Layout may have lost the Journal's word on writes
+		// it still holds: ask again.
+		syncJournal(ctx, a.ref, len(a.ref.layout.pending))
 	case *actor.Restarting:
 		a.ref.layoutRestarts.Add(1)
 	case *invokeRequest:
@@ -162,7 +178,7 @@ func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 		reply := &messages.Reply{Body: body, Revision: core.state.Revision}
 		if n := len(core.pending); n > 0 {
 			last := core.pending[n-1]
-			core.pending = append(core.pending, &pendingWrite{rev: last.rev, state: last.state, reply: reply, waiters: []*actor.PID{ctx.Sender()}})
+			core.pending = append(core.pending, &pendingWrite{seq: last.seq, state: last.state, reply: reply, waiters: []*actor.PID{ctx.Sender()}})
 			return
 		}
 		ctx.Respond(&invokeResult{reply: reply})
@@ -176,7 +192,8 @@ func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 	}
 	reply := &messages.Reply{Body: body, Revision: next.Revision}
 	ops := persistence.ChangeOps(a.ref.id, change, next)
-	p := &pendingWrite{rev: next.Revision, state: next, events: events, reply: reply, waiters: []*actor.PID{ctx.Sender()},
+	core.seq++
+	p := &pendingWrite{seq: core.seq, state: next, events: events, reply: reply, waiters: []*actor.PID{ctx.Sender()},
 		ax: axEffectOf(change, c.axFocus)}
 	if env.IdempotencyKey != "" {
 		bodyJSON, err := json.Marshal(body)
@@ -194,7 +211,7 @@ func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 	}
 	core.state = next
 	core.pending = append(core.pending, p)
-	ctx.Send(a.ref.journalPID.Load(), &journalWrite{from: ctx.Self(), seq: next.Revision, ops: ops})
+	ctx.Send(a.ref.journalPID.Load(), &journalWrite{from: ctx.Self(), seq: p.seq, ops: ops})
 }
 
 // run calls a handler. If it panics, the caller gets a 500 and the panic is
@@ -230,6 +247,9 @@ func (a *layoutActor) rememberedReply(key string) (idempotencyRecord, bool) {
 // committed releases every pending write up to m.upTo: publish the view,
 // emit their events in order, then reply.
 func (a *layoutActor) committed(ctx actor.Context, m *journalCommitted) {
+	if hook := commitFaultHook.Load(); hook != nil {
+		(*hook)()
+	}
 	core := a.ref.layout
 	if m.err != nil {
 		failure := messages.StoreFailed(m.err)
@@ -244,7 +264,7 @@ func (a *layoutActor) committed(ctx actor.Context, m *journalCommitted) {
 		return
 	}
 	n := 0
-	for n < len(core.pending) && core.pending[n].rev <= m.upTo {
+	for n < len(core.pending) && core.pending[n].seq <= m.upTo {
 		n++
 	}
 	if n == 0 {

@@ -223,7 +223,12 @@ func (s *System) ask(ctx context.Context, ref *canvasRef, pid *actor.PID, op *me
 		return nil, aerr
 	}
 	defer release()
-	res, ferr := s.as.Root.RequestFuture(pid, &invokeRequest{env: env, op: op, before: before}, timeout).Result()
+	res, ferr := s.request(ref, pid, &invokeRequest{env: env, op: op, before: before}, timeout)
+	if errors.Is(ferr, actor.ErrDeadLetter) {
+		// The owner stopped before it read the request (a canvas reload):
+		// it was not applied.
+		return nil, messages.Unavailable("canvas %q is restarting; retry", ref.id)
+	}
 	if ferr != nil {
 		return nil, messages.Timeout(env.Op)
 	}
@@ -233,6 +238,55 @@ func (s *System) ask(ctx context.Context, ref *canvasRef, pid *actor.PID, op *me
 	}
 	return out.reply, nil
 }
+
+// request sends msg to one of ref's actors and waits for the reply. The
+// call is registered in the canvas handle before the message goes out, so
+// a canvas reload can answer it (with an *invokeResult error) even if the
+// actor dropped the message unread. The reply arrives at a replyProcess:
+// unlike a protoactor future, it takes concurrent answers safely (the
+// first wins).
+func (s *System) request(ref *canvasRef, pid *actor.PID, msg any, timeout time.Duration) (any, error) {
+	p := &replyProcess{ch: make(chan any, 1)}
+	self, _ := s.as.ProcessRegistry.Add(p, "reply"+s.as.ProcessRegistry.NextId())
+	defer s.as.ProcessRegistry.Remove(self)
+	token := s.tokens.Add(1)
+	ref.calls.Store(token, func(e *messages.Error) { p.deliver(&invokeResult{err: e}) })
+	defer ref.calls.Delete(token)
+	s.as.Root.RequestWithCustomSender(pid, msg, self)
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case m := <-p.ch:
+		if _, dead := m.(*actor.DeadLetterResponse); dead {
+			return nil, actor.ErrDeadLetter
+		}
+		return m, nil
+	case <-timer.C:
+		return nil, actor.ErrTimeout
+	}
+}
+
+// replyProcess receives the one reply of a request.
+type replyProcess struct{ ch chan any }
+
+func (p *replyProcess) deliver(m any) {
+	select {
+	case p.ch <- m:
+	default: // answered already
+	}
+}
+
+// SendUserMessage implements actor.Process.
+func (p *replyProcess) SendUserMessage(_ *actor.PID, m any) {
+	_, msg, _ := actor.UnwrapEnvelope(m)
+	p.deliver(msg)
+}
+
+// SendSystemMessage implements actor.Process.
+func (p *replyProcess) SendSystemMessage(_ *actor.PID, m any) { p.deliver(m) }
+
+// Stop implements actor.Process.
+func (p *replyProcess) Stop(*actor.PID) {}
 
 // Subscribe opens a canvas's event stream.
 func (s *System) Subscribe(ctx context.Context, req messages.SubscribeRequest) (*messages.Subscription, error) {
@@ -251,9 +305,15 @@ func (s *System) Subscribe(ctx context.Context, req messages.SubscribeRequest) (
 	if pid == nil {
 		return nil, messages.Unavailable("canvas %q is restarting; retry", cid)
 	}
-	res, ferr := s.as.Root.RequestFuture(pid, &subscribe{req: req}, s.cfg.DefaultTimeout).Result()
+	res, ferr := s.request(ref, pid, &subscribe{req: req}, s.cfg.DefaultTimeout)
+	if errors.Is(ferr, actor.ErrDeadLetter) {
+		return nil, messages.Unavailable("canvas %q is restarting; retry", cid)
+	}
 	if ferr != nil {
 		return nil, messages.Timeout("subscribe")
+	}
+	if r, ok := res.(*invokeResult); ok { // answered by a reload
+		return nil, r.err
 	}
 	sub := res.(*messages.Subscription)
 	return sub, nil

@@ -383,7 +383,7 @@ func TestJournalCommitsInGroupsAndReportsToLayout(t *testing.T) {
 	defer store.Close()
 	as := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return quiet() }))
 	defer as.Shutdown()
-	ref := &canvasRef{id: "main", sys: &System{cfg: Config{Store: store, Logger: quiet()}}}
+	ref := &canvasRef{id: "main", sys: &System{cfg: Config{Store: store, Logger: quiet()}}, journal: newJournalCore()}
 	p := &probe{}
 	writer := as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return p }))
 	journal := as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &journalActor{ref: ref} }))

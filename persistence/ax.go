@@ -197,6 +197,17 @@ func (s *Store) LoadAX(cid string) (*AxLoaded, error) {
 			out.NextOrd = o + 1
 		}
 	}
+	// Timeline numbers come from the rows on disk as well as the counter
+	// record, so a number is never used twice.
+	for _, e := range out.Events {
+		out.Seq.Events = max(out.Seq.Events, e.Seq)
+	}
+	for _, e := range out.Evidence {
+		out.Seq.Evidence = max(out.Seq.Evidence, e.Seq)
+	}
+	for _, st := range out.Steering {
+		out.Seq.Steering = max(out.Seq.Steering, st.Seq)
+	}
 	if out.Board.Focus.NodeIDs == nil {
 		out.Board.Focus.NodeIDs = []string{}
 	}

@@ -3,10 +3,10 @@ package persistence
 import (
 	"bufio"
 	"fmt"
-	"math"
+	"io"
 	"os"
 	"path/filepath"
-	"strconv"
+	"time"
 
 	"github.com/tidwall/buntdb"
 )
@@ -14,8 +14,8 @@ import (
 // maybeCompact rewrites the append-only store file when it has grown well
 // past its live data. It runs at open, before any writer, and swaps files
 // safely: the new file is fsynced before the rename and the directory after,
-// so a crash at any point leaves either the old or the new complete file.
-// (buntdb's own shrink renames an unsynced file and is disabled.)
+// so a crash at any point leaves either the old or the new complete file,
+// and the new file ends with the commit marker of the last commit it holds.
 func (s *Store) maybeCompact() error {
 	ratio := s.opts.CompactRatio
 	if ratio <= 0 {
@@ -43,24 +43,37 @@ func (s *Store) maybeCompact() error {
 }
 
 func (s *Store) compact() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	tmp := s.path + ".compact"
 	f, err := os.Create(tmp)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(f)
+	now := time.Now()
 	err = s.db.View(func(tx *buntdb.Tx) error {
 		var werr error
+		var buf []byte
 		_ = tx.AscendKeys("*", func(k, v string) bool {
-			parts := []string{"set", k, v}
-			if ttl, err := tx.TTL(k); err == nil && ttl > 0 {
-				parts = append(parts, "ex", strconv.FormatInt(int64(math.Ceil(ttl.Seconds())), 10))
+			if k == CommitKey {
+				return true
 			}
-			werr = writeCommand(w, parts)
+			op := Set(k, v)
+			if ttl, err := tx.TTL(k); err == nil && ttl > 0 {
+				op.TTL = ttl
+			}
+			buf = appendOp(buf[:0], op, now)
+			_, werr = w.Write(buf)
 			return werr == nil
 		})
 		return werr
 	})
+	// The rewritten file is one complete commit: it ends with the marker
+	// of the last commit it holds.
+	if err == nil {
+		_, err = w.Write(appendMarker(nil, s.seq))
+	}
 	if err == nil {
 		err = w.Flush()
 	}
@@ -75,36 +88,24 @@ func (s *Store) compact() error {
 		return err
 	}
 	before, _ := os.Stat(s.path)
-	if err := s.db.Close(); err != nil {
-		return err
-	}
-	_ = s.syncFile.Close()
 	if err := os.Rename(tmp, s.path); err != nil {
+		_ = os.Remove(tmp)
 		return fmt.Errorf("swap compacted file: %w", err)
 	}
-	if d, err := os.Open(filepath.Dir(s.path)); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
+	syncDir(filepath.Dir(s.path))
+	nf, err := os.OpenFile(s.path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		s.failed = fmt.Errorf("%w: reopen after compaction: %v", ErrStoreFailed, err)
+		return s.failed
 	}
-	if err := s.openDB(); err != nil {
-		return err
+	_ = s.file.Close()
+	s.file, s.w = nf, io.Writer(nf)
+	if s.opts.WrapWriter != nil {
+		s.w = s.opts.WrapWriter(nf)
 	}
 	after, _ := os.Stat(s.path)
 	if before != nil && after != nil {
 		s.log.Info("compacted store", "path", s.path, "before", before.Size(), "after", after.Size())
-	}
-	return nil
-}
-
-// writeCommand writes one RESP array of bulk strings, buntdb's file format.
-func writeCommand(w *bufio.Writer, parts []string) error {
-	if _, err := fmt.Fprintf(w, "*%d\r\n", len(parts)); err != nil {
-		return err
-	}
-	for _, p := range parts {
-		if _, err := fmt.Fprintf(w, "$%d\r\n%s\r\n", len(p), p); err != nil {
-			return err
-		}
 	}
 	return nil
 }

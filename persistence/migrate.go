@@ -26,11 +26,25 @@ type Migration struct {
 var migrations []Migration
 
 // migrate brings the store to SchemaVersion. A store written by a newer
-// build is refused rather than misread.
+// build is refused rather than misread. Migrations run on the records in
+// memory; when one ran, the whole store is rewritten (compacted) so the log
+// holds the migrated records. Every open then commits the schema record,
+// which also closes the log with a commit marker.
 func (s *Store) migrate() error {
-	return runMigrations(s.db, migrations, SchemaVersion, func(from, to int, name string) {
+	ran := false
+	err := runMigrations(s.db, migrations, SchemaVersion, func(from, to int, name string) {
+		ran = true
 		s.log.Info("migrated store", "from", from, "to", to, "migration", name)
 	})
+	if err != nil {
+		return err
+	}
+	if ran {
+		if err := s.compact(); err != nil {
+			return fmt.Errorf("write migrated store: %w", err)
+		}
+	}
+	return s.Commit([]Op{Set(schemaKey, strconv.Itoa(SchemaVersion))})
 }
 
 func runMigrations(db *buntdb.DB, list []Migration, target int, logf func(from, to int, name string)) error {

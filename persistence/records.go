@@ -251,6 +251,11 @@ func (s *Store) LoadCanvas(cid string) (state *canvas.State, found bool, err err
 	if decodeErr != nil {
 		return nil, false, decodeErr
 	}
+	// The next ordinal comes from the records themselves as well as the
+	// meta record, so an ordinal is never handed out twice even if the
+	// meta record is behind its records (a store written before commits
+	// were atomic on disk could be left that way by a crash).
+	st.NextOrd = max(st.NextOrd, maxOrd(st)+1)
 	if st.Theme == "" {
 		st.Theme = canvas.Themes[0]
 	}
@@ -258,6 +263,24 @@ func (s *Store) LoadCanvas(cid string) (state *canvas.State, found bool, err err
 		st.Viewport.Scale = 1
 	}
 	return st, found, nil
+}
+
+// maxOrd is the highest ordinal any record of st carries.
+func maxOrd(st *canvas.State) uint64 {
+	m := uint64(0)
+	for _, n := range st.Nodes.All() {
+		m = max(m, n.Ord)
+	}
+	for _, e := range st.Edges.All() {
+		m = max(m, e.Ord)
+	}
+	for _, a := range st.Annotations.All() {
+		m = max(m, a.Ord)
+	}
+	for _, sn := range st.Snapshots.NewestFirst() {
+		m = max(m, sn.Ord)
+	}
+	return m
 }
 
 func edgeFromRecord(r edgeRecord) *canvas.Edge {

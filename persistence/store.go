@@ -1,21 +1,28 @@
-// Package persistence is the durable store of a workspace: one buntdb file
-// under <workspace>/.pmx-canvas/ with one key per record, written in group
-// commits that are fsynced before any writer is told they succeeded.
+// Package persistence is the durable store of a workspace: one append-only
+// log file under <workspace>/.pmx-canvas/ with one key per record, written
+// in group commits that are fsynced before any writer is told they
+// succeeded. buntdb holds the records in memory (ordered keys, expiry) and
+// reads the log's format; the store writes the log itself, so it controls
+// exactly what a commit puts on disk.
 //
 // Guarantees and their limits:
 //   - An acknowledged commit is on disk: Commit returns only after fsync.
-//   - A commit is one buntdb transaction, appended with a single write(2), so
-//     a killed process never leaves it half-applied. A torn tail from a
-//     power loss is truncated to the last complete command on open.
+//   - A commit is atomic on disk. Its commands are appended as one buffer
+//     that ends with a commit marker (set ~commit <seq>); on open, whatever
+//     follows the last complete marker (an unfinished commit cut by a crash,
+//     however short the write was) is dropped and the file truncated there,
+//     so after any crash a commit is there whole or not at all. A file
+//     without any marker (written before markers existed) is kept up to its
+//     last complete command and gets a marker on open.
 //   - A failed fsync or write is fatal for the store: every later Commit
-//     fails with ErrStoreFailed until the process restarts. (buntdb itself
-//     ignores fsync errors, so the store fsyncs through its own descriptor.)
+//     fails with ErrStoreFailed until the process restarts.
 //   - A lock file keeps a second process from opening the same store.
 package persistence
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -33,6 +40,9 @@ const Dir = ".pmx-canvas"
 // FileName is the store file inside Dir.
 const FileName = "canvas.buntdb"
 
+// CommitKey is the key of the commit marker that closes every commit.
+const CommitKey = "~commit"
+
 // ErrStoreFailed wraps the first fatal error; once set, writes are refused.
 var ErrStoreFailed = errors.New("store failed")
 
@@ -45,6 +55,10 @@ type Options struct {
 	// SyncHook, when set, runs before every fsync; an error it returns is
 	// treated as an fsync failure. Tests use it to inject disk faults.
 	SyncHook func() error
+	// WrapWriter, when set, wraps the log file for every commit write.
+	// Tests use it to make writes short, slow or failing. When nil, the
+	// PMX_FAULT_WRITE environment variable may install one (see fault.go).
+	WrapWriter func(io.Writer) io.Writer
 	// NoSync skips fsync (benchmarks of the fsync effect only).
 	NoSync bool
 	// CompactRatio triggers compaction on open when the file is this many
@@ -60,21 +74,31 @@ type Store struct {
 	opts Options
 	log  *slog.Logger
 
-	db   *buntdb.DB
+	db   *buntdb.DB // in memory; the log file is the durable copy
 	lock *os.File
 
-	// mu serialises commits with their fsync, so a commit never returns
-	// before the bytes it wrote are synced.
-	mu       sync.Mutex
-	syncFile *os.File
-	failed   error
-	commits  uint64
+	// mu serialises commits with their write and fsync, so a commit never
+	// returns before the bytes it wrote are synced.
+	mu     sync.Mutex
+	file   *os.File  // the log, opened for append
+	w      io.Writer // file, or a fault-injecting wrapper of it
+	buf    []byte
+	failed error
+	// seq is the sequence of the last commit on disk (its marker).
+	seq uint64
 }
 
 // Open opens (creating if needed) the store of a workspace.
 func Open(workspace string, opts Options) (*Store, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	if opts.WrapWriter == nil {
+		wrap, err := faultFromEnv(os.Getenv("PMX_FAULT_WRITE"))
+		if err != nil {
+			return nil, err
+		}
+		opts.WrapWriter = wrap
 	}
 	dir := filepath.Join(workspace, Dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -88,11 +112,9 @@ func Open(workspace string, opts Options) (*Store, error) {
 		s.releaseLock()
 		return nil, err
 	}
+	// migrate commits the schema record, so every open ends the file with
+	// a commit marker (a file from before markers gets its first here).
 	if err := s.migrate(); err != nil {
-		_ = s.Close()
-		return nil, err
-	}
-	if err := s.sync(); err != nil {
 		_ = s.Close()
 		return nil, err
 	}
@@ -134,35 +156,82 @@ func (s *Store) releaseLock() {
 	}
 }
 
+// openDB reads the log into memory. Before loading it cuts the file after
+// the last complete commit (see scanLog): an unfinished commit is dropped
+// whole, and damage (bytes that are not commands) is cut after a copy of
+// the whole file is kept next to it.
 func (s *Store) openDB() error {
-	db, err := buntdb.Open(s.path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		// A corrupt tail: keep a copy, cut the file at the last good
-		// command, say so, and try once more.
-		good, rerr := repairTail(s.path, s.log)
-		if rerr != nil {
-			return fmt.Errorf("open %s: %v (repair failed: %w)", s.path, err, rerr)
-		}
-		s.log.Error("store file had a corrupt tail; truncated to the last complete transaction",
-			"path", s.path, "keptBytes", good, "cause", err)
-		db, err = buntdb.Open(s.path)
-	}
+	f, err := os.OpenFile(s.path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", s.path, err)
 	}
-	// We fsync ourselves (buntdb ignores fsync errors) and compact
-	// ourselves (buntdb's shrink swaps the file under our descriptor).
-	if err := db.SetConfig(buntdb.Config{SyncPolicy: buntdb.Never, AutoShrinkDisabled: true}); err != nil {
-		_ = db.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
 		return err
 	}
-	f, err := os.OpenFile(s.path, os.O_RDWR, 0)
-	if err != nil {
-		_ = db.Close()
-		return fmt.Errorf("open %s for fsync: %w", s.path, err)
+	if fi.Size() == 0 {
+		syncDir(s.dir) // a new file: make its directory entry durable
 	}
-	s.db, s.syncFile = db, f
+	scan, err := scanLog(io.NewSectionReader(f, 0, fi.Size()))
+	if err != nil {
+		_ = f.Close()
+		return fmt.Errorf("read %s: %w", s.path, err)
+	}
+	if scan.Keep < fi.Size() {
+		if err := s.cutTail(f, fi.Size(), scan); err != nil {
+			_ = f.Close()
+			return err
+		}
+	}
+	db, err := buntdb.Open(":memory:")
+	if err != nil {
+		_ = f.Close()
+		return err
+	}
+	if err := db.SetConfig(buntdb.Config{SyncPolicy: buntdb.Never, AutoShrinkDisabled: true}); err != nil {
+		_ = db.Close()
+		_ = f.Close()
+		return err
+	}
+	if err := db.Load(io.NewSectionReader(f, 0, scan.Keep)); err != nil {
+		_ = db.Close()
+		_ = f.Close()
+		return fmt.Errorf("load %s: %w", s.path, err)
+	}
+	s.db, s.file, s.seq = db, f, scan.LastSeq
+	s.w = io.Writer(f)
+	if s.opts.WrapWriter != nil {
+		s.w = s.opts.WrapWriter(f)
+	}
 	return nil
+}
+
+// cutTail truncates the log to scan.Keep, keeping a copy first when the
+// dropped bytes are damage rather than an unfinished commit.
+func (s *Store) cutTail(f *os.File, size int64, scan logScan) error {
+	if scan.Damage != nil {
+		backup := fmt.Sprintf("%s.corrupt-%d", s.path, time.Now().Unix())
+		if err := copyFile(s.path, backup); err != nil {
+			return fmt.Errorf("keep a copy before repair: %w", err)
+		}
+		s.log.Error("store file was damaged; truncated to the last complete commit",
+			"path", s.path, "keptBytes", scan.Keep, "droppedBytes", size-scan.Keep, "copy", backup, "cause", scan.Damage)
+	} else {
+		s.log.Warn("store file ended in an unfinished commit (the process stopped while writing it); dropped it",
+			"path", s.path, "keptBytes", scan.Keep, "droppedBytes", size-scan.Keep, "lastCommit", scan.LastSeq)
+	}
+	if err := f.Truncate(scan.Keep); err != nil {
+		return fmt.Errorf("truncate %s: %w", s.path, err)
+	}
+	return f.Sync()
+}
+
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
 }
 
 // Close flushes and closes the store and releases the workspace lock.
@@ -172,9 +241,9 @@ func (s *Store) Close() error {
 	var errs []error
 	if s.db != nil {
 		if s.failed == nil && !s.opts.NoSync {
-			errs = append(errs, s.syncFile.Sync())
+			errs = append(errs, s.file.Sync())
 		}
-		errs = append(errs, s.db.Close(), s.syncFile.Close())
+		errs = append(errs, s.db.Close(), s.file.Close())
 		s.db = nil
 	}
 	s.releaseLock()
@@ -202,18 +271,64 @@ func Set(key, value string) Op { return Op{Key: key, Value: &value} }
 // Delete returns a delete op.
 func Delete(key string) Op { return Op{Key: key} }
 
-// Commit applies ops in order in one transaction and fsyncs. When it returns
-// nil the ops are durable. Any failure is fatal for the store.
+// Commit applies ops in order as one commit and fsyncs. When it returns nil
+// the ops are durable; after a crash at any point the commit is on disk
+// whole or not at all. Any failure is fatal for the store.
 func (s *Store) Commit(ops []Op) error {
+	_, err := s.CommitSeq(ops)
+	return err
+}
+
+// CommitSeq is Commit that also returns the commit's sequence number.
+func (s *Store) CommitSeq(ops []Op) (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.failed != nil {
-		return s.failed
+		return 0, s.failed
 	}
 	if s.db == nil {
-		return fmt.Errorf("%w: store is closed", ErrStoreFailed)
+		return 0, fmt.Errorf("%w: store is closed", ErrStoreFailed)
 	}
-	err := s.db.Update(func(tx *buntdb.Tx) error {
+	seq := s.seq + 1
+	now := time.Now()
+	buf := s.buf[:0]
+	for _, op := range ops {
+		buf = appendOp(buf, op, now)
+	}
+	buf = appendMarker(buf, seq)
+	err := s.write(buf)
+	if cap(buf) <= 1<<20 {
+		s.buf = buf // reuse moderate buffers; let huge ones go
+	}
+	if err == nil {
+		err = s.sync()
+	}
+	if err == nil {
+		err = s.apply(ops, seq)
+	}
+	if err != nil {
+		s.failed = fmt.Errorf("%w: %v", ErrStoreFailed, err)
+		s.log.Error("STORE FAILED: refusing further writes until restart", "path", s.path, "err", err)
+		return 0, s.failed
+	}
+	s.seq = seq
+	return seq, nil
+}
+
+func (s *Store) write(buf []byte) error {
+	n, err := s.w.Write(buf)
+	if err == nil && n < len(buf) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return nil
+}
+
+// apply makes a durable commit visible to readers.
+func (s *Store) apply(ops []Op, seq uint64) error {
+	return s.db.Update(func(tx *buntdb.Tx) error {
 		for _, op := range ops {
 			if op.Value == nil {
 				if _, err := tx.Delete(op.Key); err != nil && !errors.Is(err, buntdb.ErrNotFound) {
@@ -229,18 +344,16 @@ func (s *Store) Commit(ops []Op) error {
 				return err
 			}
 		}
-		return nil
+		_, _, err := tx.Set(CommitKey, strconv.FormatUint(seq, 10), nil)
+		return err
 	})
-	if err == nil {
-		err = s.sync()
-	}
-	if err != nil {
-		s.failed = fmt.Errorf("%w: %v", ErrStoreFailed, err)
-		s.log.Error("STORE FAILED: refusing further writes until restart", "path", s.path, "err", err)
-		return s.failed
-	}
-	s.commits++
-	return nil
+}
+
+// LastCommit returns the sequence of the last durable commit.
+func (s *Store) LastCommit() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seq
 }
 
 func (s *Store) sync() error {
@@ -252,7 +365,7 @@ func (s *Store) sync() error {
 	if s.opts.NoSync {
 		return nil
 	}
-	if err := s.syncFile.Sync(); err != nil {
+	if err := s.file.Sync(); err != nil {
 		return fmt.Errorf("fsync: %w", err)
 	}
 	return nil
