@@ -86,6 +86,21 @@ type Store struct {
 	failed error
 	// seq is the sequence of the last commit on disk (its marker).
 	seq uint64
+
+	// queue holds the commits waiting for the lock holder (qmu guards
+	// it): whoever takes mu next writes all of them with one write and
+	// one fsync, so the commits of every canvas share a sync (store-level
+	// group commit) instead of queueing one fsync each behind mu.
+	qmu   sync.Mutex
+	queue []*commitReq
+}
+
+// commitReq is one Commit waiting in the queue.
+type commitReq struct {
+	ops  []Op
+	seq  uint64
+	err  error
+	done bool // set under mu once the commit was written (or failed)
 }
 
 // Open opens (creating if needed) the store of a workspace.
@@ -280,22 +295,57 @@ func (s *Store) Commit(ops []Op) error {
 }
 
 // CommitSeq is Commit that also returns the commit's sequence number.
+//
+// Commits from many goroutines (each canvas's Journal) are grouped: a
+// caller queues its commit, then takes the write lock; if an earlier lock
+// holder already wrote it, it returns; otherwise it writes every queued
+// commit, each closed by its own marker, in one write(2) and one fsync.
+// Each commit stays atomic on disk (a crash keeps the commits before the
+// cut whole and drops the rest), and each caller returns only after the
+// fsync that covers its commit.
 func (s *Store) CommitSeq(ops []Op) (uint64, error) {
+	req := &commitReq{ops: ops}
+	s.qmu.Lock()
+	s.queue = append(s.queue, req)
+	s.qmu.Unlock()
+
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if req.done {
+		return req.seq, req.err
+	}
+	s.qmu.Lock()
+	batch := s.queue
+	s.queue = nil
+	s.qmu.Unlock()
+	s.commitBatch(batch)
+	return req.seq, req.err
+}
+
+// commitBatch writes, syncs and applies the queued commits in order; the
+// caller holds mu. A failure fails them all and the store.
+func (s *Store) commitBatch(batch []*commitReq) {
+	fail := func(err error) {
+		for _, r := range batch {
+			r.err, r.done = err, true
+		}
+	}
 	if s.failed != nil {
-		return 0, s.failed
+		fail(s.failed)
+		return
 	}
 	if s.db == nil {
-		return 0, fmt.Errorf("%w: store is closed", ErrStoreFailed)
+		fail(fmt.Errorf("%w: store is closed", ErrStoreFailed))
+		return
 	}
-	seq := s.seq + 1
 	now := time.Now()
 	buf := s.buf[:0]
-	for _, op := range ops {
-		buf = appendOp(buf, op, now)
+	for i, r := range batch {
+		for _, op := range r.ops {
+			buf = appendOp(buf, op, now)
+		}
+		buf = appendMarker(buf, s.seq+uint64(i)+1)
 	}
-	buf = appendMarker(buf, seq)
 	err := s.write(buf)
 	if cap(buf) <= 1<<20 {
 		s.buf = buf // reuse moderate buffers; let huge ones go
@@ -303,16 +353,22 @@ func (s *Store) CommitSeq(ops []Op) (uint64, error) {
 	if err == nil {
 		err = s.sync()
 	}
-	if err == nil {
-		err = s.apply(ops, seq)
+	for i := 0; err == nil && i < len(batch); i++ {
+		seq := s.seq + 1
+		if err = s.apply(batch[i].ops, seq); err == nil {
+			s.seq = seq
+			batch[i].seq, batch[i].done = seq, true
+		}
 	}
 	if err != nil {
 		s.failed = fmt.Errorf("%w: %v", ErrStoreFailed, err)
 		s.log.Error("STORE FAILED: refusing further writes until restart", "path", s.path, "err", err)
-		return 0, s.failed
+		for _, r := range batch {
+			if !r.done {
+				r.err, r.done = s.failed, true
+			}
+		}
 	}
-	s.seq = seq
-	return seq, nil
 }
 
 func (s *Store) write(buf []byte) error {
