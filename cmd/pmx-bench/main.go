@@ -55,6 +55,7 @@ type config struct {
 	await    int
 	spread   bool
 	fanout   int
+	canvases int
 }
 
 func main() {
@@ -76,6 +77,7 @@ func main() {
 	flag.DurationVar(&cfg.readWait, "read-interval", 0, "each reader's pause between reads (0: back to back)")
 	flag.IntVar(&cfg.await, "await", 0, "await mode: park this many gate waiters over HTTP, resolve, report release latency and memory per waiter")
 	flag.BoolVar(&cfg.spread, "spread", false, "await mode: one waiter per gate, all resolved together (default: all on one gate)")
+	flag.IntVar(&cfg.canvases, "canvases", 1, "spread the writers over this many canvases (writer w writes to canvas bench-<w mod N>)")
 	flag.IntVar(&cfg.fanout, "fanout", 0, "fan-out mode: open this many event-stream subscribers, add -n nodes one by one, report frame latency relative to each write's reply")
 	flag.IntVar(&cfg.startups, "startup", 0, "startup mode: start the server this many times; report time to a healthy /health and idle memory")
 	flag.Parse()
@@ -141,7 +143,7 @@ func run(cfg config) error {
 		if cfg.readers > 0 {
 			go func() { readRes <- readLoop(client, url, cfg.readOp, cfg.readers, cfg.readWait, stop) }()
 		}
-		res := load(client, url, cfg.op, c, cfg.n, cfg.duration, ids)
+		res := load(client, url, cfg.op, c, cfg.n, cfg.duration, ids, cfg.canvases)
 		close(stop)
 		report(cfg, cfg.op, c, res)
 		if cfg.readers > 0 {
@@ -243,7 +245,7 @@ func (r result) percentile(p float64) time.Duration {
 	return r.lat[max(0, min(i, len(r.lat)-1))]
 }
 
-func load(client *fasthttp.HostClient, url, op string, clients, n int, d time.Duration, ids []string) result {
+func load(client *fasthttp.HostClient, url, op string, clients, n int, d time.Duration, ids []string, canvases int) result {
 	var next atomic.Int64
 	var errs atomic.Int64
 	deadline := time.Time{}
@@ -270,6 +272,9 @@ func load(client *fasthttp.HostClient, url, op string, clients, n int, d time.Du
 					return
 				}
 				prepare(req, url, op, int(i), w, ids)
+				if canvases > 1 {
+					req.URI().QueryArgs().Set("canvas", "bench-"+strconv.Itoa(w%canvases))
+				}
 				t0 := time.Now()
 				err := client.Do(req, res)
 				lat := time.Since(t0)
@@ -366,7 +371,7 @@ func growth(cfg config, client *fasthttp.HostClient, url string) error {
 		fmt.Printf("%-10s %-12s %6s %10s %9s %9s\n", "label", "nodes", "C", "ops/s", "p50", "p99")
 	}
 	for s := 0; s < cfg.segments; s++ {
-		r := load(client, url, "node.add", c, per, 0, nil)
+		r := load(client, url, "node.add", c, per, 0, nil, 1)
 		rate := float64(r.ops) / r.elapsed.Seconds()
 		upto := (s + 1) * per
 		if cfg.jsonOut {
