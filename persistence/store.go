@@ -91,16 +91,19 @@ type Store struct {
 	// it): whoever takes mu next writes all of them with one write and
 	// one fsync, so the commits of every canvas share a sync (store-level
 	// group commit) instead of queueing one fsync each behind mu.
-	qmu   sync.Mutex
-	queue []*commitReq
+	qmu     sync.Mutex
+	queue   []*commitReq
+	leading bool // a caller is writing a batch; the others wait to be told
 }
 
 // commitReq is one Commit waiting in the queue.
 type commitReq struct {
-	ops  []Op
-	seq  uint64
-	err  error
-	done bool // set under mu once the commit was written (or failed)
+	ops []Op
+	seq uint64
+	err error
+	// wake tells a waiting caller its commit was written (false) or that
+	// it is to write the next batch (true).
+	wake chan bool
 }
 
 // Open opens (creating if needed) the store of a workspace.
@@ -304,21 +307,40 @@ func (s *Store) Commit(ops []Op) error {
 // cut whole and drops the rest), and each caller returns only after the
 // fsync that covers its commit.
 func (s *Store) CommitSeq(ops []Op) (uint64, error) {
-	req := &commitReq{ops: ops}
+	req := &commitReq{ops: ops, wake: make(chan bool, 1)}
 	s.qmu.Lock()
 	s.queue = append(s.queue, req)
-	s.qmu.Unlock()
-
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if req.done {
-		return req.seq, req.err
+	if s.leading {
+		s.qmu.Unlock()
+		if lead := <-req.wake; !lead {
+			return req.seq, req.err // written by the leader
+		}
+		s.qmu.Lock() // handed the lead: write what has queued since
+	} else {
+		s.leading = true
 	}
-	s.qmu.Lock()
 	batch := s.queue
 	s.queue = nil
 	s.qmu.Unlock()
+
+	s.mu.Lock()
 	s.commitBatch(batch)
+	s.mu.Unlock()
+
+	// Hand the lead to the first caller that queued meanwhile, then tell
+	// the batch they are done (waking them directly: no convoy on mu).
+	s.qmu.Lock()
+	if len(s.queue) > 0 {
+		s.queue[0].wake <- true
+	} else {
+		s.leading = false
+	}
+	s.qmu.Unlock()
+	for _, r := range batch {
+		if r != req {
+			r.wake <- false
+		}
+	}
 	return req.seq, req.err
 }
 
@@ -327,7 +349,7 @@ func (s *Store) CommitSeq(ops []Op) (uint64, error) {
 func (s *Store) commitBatch(batch []*commitReq) {
 	fail := func(err error) {
 		for _, r := range batch {
-			r.err, r.done = err, true
+			r.err = err
 		}
 	}
 	if s.failed != nil {
@@ -357,15 +379,15 @@ func (s *Store) commitBatch(batch []*commitReq) {
 		seq := s.seq + 1
 		if err = s.apply(batch[i].ops, seq); err == nil {
 			s.seq = seq
-			batch[i].seq, batch[i].done = seq, true
+			batch[i].seq = seq
 		}
 	}
 	if err != nil {
 		s.failed = fmt.Errorf("%w: %v", ErrStoreFailed, err)
 		s.log.Error("STORE FAILED: refusing further writes until restart", "path", s.path, "err", err)
 		for _, r := range batch {
-			if !r.done {
-				r.err, r.done = s.failed, true
+			if r.seq == 0 {
+				r.err = s.failed
 			}
 		}
 	}
