@@ -4,6 +4,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/asynkron/protoactor-go/actor"
+
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
@@ -111,4 +113,16 @@ func (b *agentBuckets) evictFull(now time.Time, rate, burst float64) {
 			delete(b.m, k)
 		}
 	}
+}
+
+// expired answers a request whose deadline passed while it waited in its
+// owner's mailbox, without applying it: its caller has been told it timed
+// out, and applying it now would be a write nobody waits for (a retry
+// would then apply it twice). It reports whether it answered.
+func expired(ctx actor.Context, req *invokeRequest) bool {
+	if req.env.Deadline.IsZero() || time.Now().Before(req.env.Deadline) {
+		return false
+	}
+	ctx.Respond(&invokeResult{err: messages.Expired(req.env.Op)})
+	return true
 }

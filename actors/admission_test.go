@@ -2,9 +2,13 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/persistence"
@@ -127,6 +131,45 @@ func TestTokenBucket(t *testing.T) {
 	} {
 		if got := b.take("x", 2, 2, t0.Add(tc.at)); got != tc.wait {
 			t.Fatalf("take %d at %v: wait %v, want %v", i, tc.at, got, tc.wait)
+		}
+	}
+}
+
+// An owner that dequeues a request after its deadline answers it with a
+// timeout that says it was not applied, and does not apply it: the caller
+// was told it timed out, and a retry must not find it applied as well.
+func TestExpiredRequestsAreNotApplied(t *testing.T) {
+	h := start(t, "")
+	ref := refOf(t, h.sys, "main")
+	for _, tc := range []struct {
+		op, input string
+		pid       func() *actor.PID
+	}{
+		{"node.add", `{"type":"markdown","title":"zombie"}`, ref.layoutPID.Load},
+		{"ax.work.create", `{"title":"zombie"}`, ref.axStatePID.Load},
+		{"ax.approval.request", `{"title":"zombie"}`, ref.gatesPID.Load},
+		{"ax.steer", `{"message":"zombie"}`, ref.timelinePID.Load},
+	} {
+		op, _ := messages.Lookup(tc.op)
+		args, derr := op.DecodeInput(json.RawMessage(tc.input))
+		if derr != nil {
+			t.Fatal(derr)
+		}
+		env := &messages.Envelope{Canvas: "main", Op: tc.op, Source: "api", Input: json.RawMessage(tc.input), Args: args,
+			Deadline: time.Now().Add(-time.Millisecond)} // it waited past its deadline
+		res, err := h.sys.request(ref, tc.pid(), &invokeRequest{env: env, op: op}, 5*time.Second)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.op, err)
+		}
+		out := res.(*invokeResult)
+		if out.err == nil || out.err.Code != messages.CodeTimeout || out.err.Extra["applied"] != false {
+			t.Fatalf("%s: %+v", tc.op, out)
+		}
+	}
+	for _, probe := range []string{"layout.get", "ax.get", "ax.timeline.get"} {
+		b, _ := json.Marshal(h.mustCall("", probe, `{}`))
+		if strings.Contains(string(b), "zombie") {
+			t.Fatalf("an expired request was applied: %s", b)
 		}
 	}
 }

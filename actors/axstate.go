@@ -41,6 +41,9 @@ func (a *axStateActor) Receive(ctx actor.Context) {
 	case *actor.Started:
 		syncJournal(ctx, a.ref, len(core.w.pending))
 	case *invokeRequest:
+		if expired(ctx, m) {
+			return
+		}
 		a.invoke(ctx, m)
 	case *axEffect:
 		a.effect(ctx, m)

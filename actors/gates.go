@@ -83,6 +83,9 @@ func (a *gatesActor) Receive(ctx actor.Context) {
 		core.timers.start(ctx, a.ref.sys)
 		syncJournal(ctx, a.ref, len(core.w.pending))
 	case *invokeRequest:
+		if expired(ctx, m) {
+			return
+		}
 		a.invoke(ctx, m)
 	case *awaitGate:
 		a.await(m)

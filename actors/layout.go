@@ -119,6 +119,9 @@ func (a *layoutActor) Receive(ctx actor.Context) {
 	case *actor.Restarting:
 		a.ref.layoutRestarts.Add(1)
 	case *invokeRequest:
+		if expired(ctx, m) {
+			return
+		}
 		a.invoke(ctx, m)
 	case *journalCommitted:
 		a.committed(ctx, m)

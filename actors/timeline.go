@@ -78,6 +78,9 @@ func (a *timelineActor) Receive(ctx actor.Context) {
 		core.timers.start(ctx, a.ref.sys)
 		syncJournal(ctx, a.ref, len(core.w.pending))
 	case *invokeRequest:
+		if expired(ctx, m) {
+			return
+		}
 		a.invoke(ctx, m)
 	case *claimSteering:
 		a.claim(m)

@@ -54,6 +54,9 @@ type webviewActor struct {
 func (a *webviewActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *invokeRequest:
+		if expired(ctx, m) {
+			return
+		}
 		h, ok := webviewHandlers[m.op.Name]
 		if !ok {
 			ctx.Respond(&invokeResult{err: messages.Internal("no webview handler for %s", m.op.Name)})

@@ -161,7 +161,13 @@ func IdempotencyMismatch(key string) *Error {
 
 // Timeout reports an operation that missed its deadline (503 timeout).
 func Timeout(op string) *Error {
-	return newError(http.StatusServiceUnavailable, CodeTimeout, "%s did not finish before its deadline", op)
+	return newError(http.StatusServiceUnavailable, CodeTimeout, "%s did not finish before its deadline; it may still be applied, so retry with the same Idempotency-Key", op)
+}
+
+// Expired reports a write whose deadline passed while it waited for its
+// owner: it was not applied (503 timeout, applied:false).
+func Expired(op string) *Error {
+	return newError(http.StatusServiceUnavailable, CodeTimeout, "%s was not applied: its deadline passed while it waited in the canvas's queue", op).With("applied", false)
 }
 
 // StoreFailed reports that durable storage is broken (503 store-failed).
