@@ -131,6 +131,7 @@ func batchStep(c *call, name string, input any) (any, *messages.Error) {
 		if err != nil {
 			return nil, err
 		}
+		canvas.CapSnapshots(tx, c.ref.sys.cfg.snapshotCaps())
 		return map[string]any{"ok": true, "snapshot": sn.Meta()}, nil
 	case "arrange":
 		return arrangeStep(tx, input.(*messages.ArrangeInput))

@@ -301,7 +301,11 @@ var writeHandlers = map[string]writeHandler{
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"ok": true, "id": sn.ID, "snapshot": sn.Meta()}, nil
+		body := map[string]any{"ok": true, "id": sn.ID, "snapshot": sn.Meta()}
+		if dropped := canvas.CapSnapshots(c.tx, c.ref.sys.cfg.snapshotCaps()); len(dropped) > 0 {
+			body["deleted"] = dropped // the oldest, past the canvas's caps
+		}
+		return body, nil
 	},
 	"snapshot.gc": func(c *call) (any, *messages.Error) {
 		in := c.env.Args.(*messages.SnapshotGCInput)

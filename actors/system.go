@@ -67,6 +67,35 @@ type Config struct {
 	// writes per second, in bursts of AgentBurst (0: the rate, at least 1).
 	AgentRate  float64
 	AgentBurst int
+	// MaxSnapshots and MaxSnapshotBytes cap each canvas's snapshots (count,
+	// and bytes of saved content); a save past a cap deletes the oldest.
+	// 0 means DefaultMaxSnapshots / DefaultMaxSnapshotBytes; negative is
+	// no cap.
+	MaxSnapshots     int
+	MaxSnapshotBytes int64
+}
+
+// Default snapshot caps per canvas.
+const (
+	DefaultMaxSnapshots     = 100
+	DefaultMaxSnapshotBytes = 256 << 20
+)
+
+func (c Config) snapshotCaps() canvas.SnapshotCaps {
+	caps := canvas.SnapshotCaps{Count: c.MaxSnapshots, Bytes: c.MaxSnapshotBytes}
+	switch {
+	case caps.Count == 0:
+		caps.Count = DefaultMaxSnapshots
+	case caps.Count < 0:
+		caps.Count = 0
+	}
+	switch {
+	case caps.Bytes == 0:
+		caps.Bytes = DefaultMaxSnapshotBytes
+	case caps.Bytes < 0:
+		caps.Bytes = 0
+	}
+	return caps
 }
 
 // System is the running actor tree of one server process.

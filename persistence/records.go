@@ -123,7 +123,7 @@ func ChangeOps(cid string, change *canvas.Change, next *canvas.State) []Op {
 		}
 		ops = append(ops, Set(SnapshotMetaKey(cid, c.ID), encode(snapshotMetaRecord{c.After.Meta(), c.After.Ord})))
 		if c.After.Content != nil {
-			ops = append(ops, Set(SnapshotContentKey(cid, c.ID), encode(contentRecord(c.After.Content))))
+			ops = append(ops, SetBlob(SnapshotContentKey(cid, c.ID), []byte(encode(contentRecord(c.After.Content)))))
 		}
 	}
 	return append(ops, MetaOp(cid, next))
@@ -150,7 +150,7 @@ func contentRecord(c *canvas.SnapshotContent) snapshotContentRecord {
 
 // LoadSnapshotContent reads the saved layout of a snapshot.
 func (s *Store) LoadSnapshotContent(cid, id string) (*canvas.SnapshotContent, error) {
-	v, ok, err := s.Get(SnapshotContentKey(cid, id))
+	v, ok, err := s.GetBlob(SnapshotContentKey(cid, id))
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func (s *Store) LoadSnapshotContent(cid, id string) (*canvas.SnapshotContent, er
 		return nil, fmt.Errorf("snapshot %q of canvas %q has no stored content", id, cid)
 	}
 	var r snapshotContentRecord
-	if err := json.Unmarshal([]byte(v), &r); err != nil {
+	if err := json.Unmarshal(v, &r); err != nil {
 		return nil, fmt.Errorf("decode snapshot %q: %w", id, err)
 	}
 	c := &canvas.SnapshotContent{Pins: r.Pins, Viewport: r.Viewport, AX: r.AX}
@@ -236,7 +236,7 @@ func (s *Store) LoadCanvas(cid string) (state *canvas.State, found bool, err err
 			var r snapshotMetaRecord
 			if decodeErr = json.Unmarshal([]byte(value), &r); decodeErr == nil {
 				st.Snapshots = st.Snapshots.Put(&canvas.Snapshot{ID: r.ID, Name: r.Name, CreatedAt: r.CreatedAt,
-					NodeCount: r.NodeCount, EdgeCount: r.EdgeCount, Ord: r.Ord})
+					NodeCount: r.NodeCount, EdgeCount: r.EdgeCount, Bytes: r.Bytes, Ord: r.Ord})
 			}
 		}
 		if decodeErr != nil {

@@ -139,6 +139,7 @@ func Open(workspace string, opts Options) (*Store, error) {
 	if err := s.maybeCompact(); err != nil {
 		s.log.Warn("store compaction skipped", "err", err)
 	}
+	s.removeOrphanBlobs()
 	return s, nil
 }
 
@@ -281,6 +282,9 @@ type Op struct {
 	Value *string
 	// TTL, when positive, makes the key expire.
 	TTL time.Duration
+	// blob, when set (SetBlob), is written to the key's blob file and
+	// Value is the stub naming it.
+	blob []byte
 }
 
 // Set returns a set op.
@@ -360,6 +364,13 @@ func (s *Store) commitBatch(batch []*commitReq) {
 		fail(fmt.Errorf("%w: store is closed", ErrStoreFailed))
 		return
 	}
+	if err := s.writeBlobs(batch); err != nil {
+		s.failed = fmt.Errorf("%w: %v", ErrStoreFailed, err)
+		s.log.Error("STORE FAILED: refusing further writes until restart", "path", s.path, "err", err)
+		fail(s.failed)
+		return
+	}
+	replaced := s.replacedBlobs(batch)
 	now := time.Now()
 	buf := s.buf[:0]
 	for i, r := range batch {
@@ -390,6 +401,10 @@ func (s *Store) commitBatch(batch []*commitReq) {
 				r.err = s.failed
 			}
 		}
+		return
+	}
+	for _, name := range replaced {
+		_ = os.Remove(s.blobPath(name)) // an orphan left here goes on the next open
 	}
 }
 

@@ -73,6 +73,11 @@ type Options struct {
 	// at least 1); faster writes are refused with 429 rate-limited.
 	AgentRate  float64
 	AgentBurst int
+	// MaxSnapshots and MaxSnapshotBytes cap each canvas's snapshots; a
+	// save past a cap deletes the oldest (0: 100 and 256 MiB; negative: no
+	// cap).
+	MaxSnapshots     int
+	MaxSnapshotBytes int64
 
 	// Store tuning, for benchmarks of the durability cost.
 	NoSync   bool
@@ -168,6 +173,7 @@ func Start(opts Options) (*Server, error) {
 		Store: store, Logger: opts.Logger, Env: opts.Env,
 		SeedDockedWidgets: opts.SeedDockedWidgets, MaxBatch: opts.MaxBatch,
 		MaxInFlight: opts.MaxInFlight, AgentRate: opts.AgentRate, AgentBurst: opts.AgentBurst,
+		MaxSnapshots: opts.MaxSnapshots, MaxSnapshotBytes: opts.MaxSnapshotBytes,
 		Webview: actors.WebviewConfig{
 			Engine: opts.WebviewEngine, WorkbenchURL: workbenchURL(ln, host), Token: opts.Token,
 			Workspace: ws, StepTimeout: webviewTimeout(opts.WebviewTimeout),

@@ -17,7 +17,10 @@ type Snapshot struct {
 	CreatedAt string
 	NodeCount int
 	EdgeCount int
-	Ord       uint64
+	// Bytes is the size of the saved content (its JSON); 0 for snapshots
+	// saved before sizes were recorded.
+	Bytes int
+	Ord   uint64
 	// Content is the saved layout. It is nil for snapshots loaded from the
 	// store until a restore or diff loads it.
 	Content *SnapshotContent
@@ -58,11 +61,13 @@ type SnapshotMeta struct {
 	CreatedAt string `json:"createdAt"`
 	NodeCount int    `json:"nodeCount"`
 	EdgeCount int    `json:"edgeCount"`
+	// Bytes is the size of the saved content (absent when unknown).
+	Bytes int `json:"bytes,omitempty"`
 }
 
 // Meta returns the wire form.
 func (sn *Snapshot) Meta() SnapshotMeta {
-	return SnapshotMeta{ID: sn.ID, Name: sn.Name, CreatedAt: sn.CreatedAt, NodeCount: sn.NodeCount, EdgeCount: sn.EdgeCount}
+	return SnapshotMeta{ID: sn.ID, Name: sn.Name, CreatedAt: sn.CreatedAt, NodeCount: sn.NodeCount, EdgeCount: sn.EdgeCount, Bytes: sn.Bytes}
 }
 
 // SnapshotSet holds a canvas's snapshots in creation order.
@@ -128,9 +133,59 @@ func SaveSnapshot(tx *Tx, name string, ax json.RawMessage) (*Snapshot, *messages
 		id = tx.env.NewID("snap", 4)
 	}
 	sn := &Snapshot{ID: id, Name: name, CreatedAt: tx.env.Timestamp(),
-		NodeCount: len(content.Nodes), EdgeCount: len(content.Edges), Content: content}
+		NodeCount: len(content.Nodes), EdgeCount: len(content.Edges), Bytes: content.Size(), Content: content}
 	tx.PutSnapshot(sn)
 	return sn, nil
+}
+
+// Size is the size of the content's JSON (its nodes, edges, annotations,
+// pins and viewport as the wire shows them, and the AX state).
+func (c *SnapshotContent) Size() int {
+	wire := struct {
+		Nodes       []json.RawMessage `json:"nodes"`
+		Edges       []any             `json:"edges"`
+		Annotations []any             `json:"annotations"`
+		Pins        []string          `json:"pins"`
+		Viewport    Viewport          `json:"viewport"`
+		AX          json.RawMessage   `json:"ax,omitempty"`
+	}{Pins: c.Pins, Viewport: c.Viewport, AX: c.AX}
+	for _, n := range c.Nodes {
+		if b, err := json.Marshal(Raw(n, false)); err == nil {
+			wire.Nodes = append(wire.Nodes, b)
+		}
+	}
+	for _, e := range c.Edges {
+		wire.Edges = append(wire.Edges, WireOfEdge(e))
+	}
+	for _, a := range c.Annotations {
+		wire.Annotations = append(wire.Annotations, WireOfAnnotation(a))
+	}
+	b, _ := json.Marshal(wire)
+	return len(b)
+}
+
+// SnapshotCaps bound a canvas's snapshots: at most Count of them and
+// Bytes of saved content in all (0: no bound).
+type SnapshotCaps struct {
+	Count int
+	Bytes int64
+}
+
+// CapSnapshots deletes the oldest snapshots until the canvas is within
+// caps (the newest is always kept) and returns the deleted ones.
+func CapSnapshots(tx *Tx, caps SnapshotCaps) []SnapshotMeta {
+	all := tx.State().Snapshots.NewestFirst()
+	var total int64
+	deleted := []SnapshotMeta{}
+	for i, sn := range all {
+		total += int64(sn.Bytes)
+		over := caps.Count > 0 && i >= caps.Count || caps.Bytes > 0 && total > caps.Bytes
+		if i > 0 && over {
+			deleted = append(deleted, sn.Meta())
+			tx.DeleteSnapshot(sn.ID)
+		}
+	}
+	return deleted
 }
 
 // SnapshotNotFound is the 404 of restore and delete.

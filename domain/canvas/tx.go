@@ -383,6 +383,16 @@ func (tx *Tx) Commit() (*State, *Change, []Event) {
 		}
 	}
 	next.Populated = true
+	// A saved snapshot's content goes to the store with the change; the
+	// published state keeps its metadata only (restore and diff read the
+	// content back), so snapshots cost no memory however many there are.
+	for _, c := range ch.Snapshots {
+		if c.After != nil && c.After.Content != nil {
+			meta := *c.After
+			meta.Content = nil
+			next.Snapshots = next.Snapshots.Put(&meta)
+		}
+	}
 	return &next, ch, onceLayout(tx.events)
 }
 

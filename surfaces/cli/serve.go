@@ -41,6 +41,8 @@ type serveOptions struct {
 	inFlight   int
 	agentRate  float64
 	agentBurst int
+	maxSnaps   int
+	maxSnapMiB int64
 	noFsync    bool
 	cpuProf    string
 	memProf    string
@@ -83,6 +85,8 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	f.IntVar(&o.inFlight, "max-in-flight", 0, "writes one canvas holds at once before it answers 503 overloaded with Retry-After (default 4096; -1: no cap)")
 	f.Float64Var(&o.agentRate, "agent-rate", 0, "writes per second each agent (X-PMX-Agent or agentId) may send; faster ones get 429 rate-limited (0: no limit)")
 	f.IntVar(&o.agentBurst, "agent-burst", 0, "burst of --agent-rate writes an agent may send at once (default: the rate, at least 1)")
+	f.IntVar(&o.maxSnaps, "max-snapshots", 0, "snapshots kept per canvas; a save past it deletes the oldest (default 100; -1: no cap)")
+	f.Int64Var(&o.maxSnapMiB, "max-snapshot-mib", 0, "MiB of saved snapshot content kept per canvas; a save past it deletes the oldest (default 256; -1: no cap)")
 	f.IntVar(&o.maxBatch, "journal-max-batch", 0, "cap on writes per group commit; 1 disables group commit (benchmarks)")
 	f.BoolVar(&o.noFsync, "unsafe-no-fsync", false, "skip fsync: acknowledged writes may be lost on power failure (benchmarks only)")
 	_ = f.MarkHidden("journal-max-batch")
@@ -203,6 +207,7 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 		SeedDockedWidgets: true, Logger: logger, BodyLimit: o.maxBody,
 		SSEPing: o.ssePing, SSEWriteTimeout: o.sseWrite, MaxBatch: o.maxBatch, NoSync: o.noFsync,
 		MaxInFlight: o.inFlight, AgentRate: o.agentRate, AgentBurst: o.agentBurst,
+		MaxSnapshots: o.maxSnaps, MaxSnapshotBytes: mibOrCap(o.maxSnapMiB),
 		Webview: o.webviewStart(), WebviewBrowser: o.webviewBrowser(), WebviewAllowRequestBrowser: o.webviewAllow,
 	})
 	if err != nil {
@@ -348,4 +353,13 @@ func serverToken(flag, file string) (string, error) {
 		return token, nil
 	}
 	return os.Getenv("PMX_CANVAS_TOKEN"), nil
+}
+
+// mibOrCap turns a MiB flag into bytes, keeping 0 (default) and negative
+// (no cap) as they are.
+func mibOrCap(mib int64) int64 {
+	if mib <= 0 {
+		return mib
+	}
+	return mib << 20
 }

@@ -20,7 +20,8 @@ func TestSnapshotTools(t *testing.T) {
 	snapID := s["id"].(string)
 	meta := s["snapshot"].(map[string]any)
 	deepEq(t, "snapshot", []any{meta["id"], meta["name"], meta["nodeCount"], meta["edgeCount"]}, []any{snapID, "first", 3.0, 0.0})
-	deepEq(t, "snapshot keys", rawKeys(t, saved, "snapshot"), []string{"id", "name", "createdAt", "nodeCount", "edgeCount"})
+	// bytes (the saved content's size) is ours, after the reference's keys.
+	deepEq(t, "snapshot keys", rawKeys(t, saved, "snapshot"), []string{"id", "name", "createdAt", "nodeCount", "edgeCount", "bytes"})
 
 	list := h.text("canvas_list_snapshots", `{}`)
 	deepEq(t, "list keys", keysOf(t, list), []string{"snapshots"})
