@@ -76,7 +76,7 @@ type boardHandler func(c *boardCall) (*boardResult, *messages.Error)
 
 func (a *axStateActor) invoke(ctx actor.Context, req *invokeRequest) {
 	core := a.ref.axState
-	if core.w.failed != nil {
+	if core.w.broken(a.ref) {
 		ctx.Respond(&invokeResult{err: core.w.failed})
 		return
 	}
@@ -126,7 +126,7 @@ func (a *axStateActor) apply(ctx actor.Context, board ax.Board, host *ax.HostCap
 // then hands the effect on to Gates.
 func (a *axStateActor) effect(ctx actor.Context, eff *axEffect) {
 	core := a.ref.axState
-	if core.w.failed != nil {
+	if core.w.broken(a.ref) {
 		eff.finish(ctx, core.w.failed)
 		return
 	}

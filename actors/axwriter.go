@@ -93,3 +93,13 @@ func replyTo(ctx actor.Context, to *actor.PID, reply *messages.Reply, err *messa
 func failTo(to *actor.PID) func(actor.Context, *messages.Error) {
 	return func(ctx actor.Context, err *messages.Error) { replyTo(ctx, to, nil, err) }
 }
+
+// broken reports whether this writer still refuses writes after a store
+// failure: once the store has recovered (a probe commit was synced), the
+// failure is cleared and writes resume.
+func (w *axWriter) broken(ref *canvasRef) bool {
+	if w.failed != nil && !ref.storeFailed() {
+		w.failed = nil
+	}
+	return w.failed != nil
+}

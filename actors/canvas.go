@@ -399,3 +399,6 @@ func (s *escalatingStrategy) HandleFailure(_ *actor.ActorSystem, supervisor acto
 func canvasSupervisorStrategy() actor.SupervisorStrategy {
 	return actor.NewExponentialBackoffStrategy(30*time.Second, 200*time.Millisecond)
 }
+
+// storeFailed reports whether the store still refuses writes.
+func (r *canvasRef) storeFailed() bool { return r.sys.cfg.Store.Failed() != nil }

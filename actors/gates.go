@@ -136,7 +136,7 @@ type gateHandler func(c *gateCall) (*gateResult, *messages.Error)
 
 func (a *gatesActor) invoke(ctx actor.Context, req *invokeRequest) {
 	core := a.ref.gates
-	if core.w.failed != nil {
+	if core.w.broken(a.ref) {
 		ctx.Respond(&invokeResult{err: core.w.failed})
 		return
 	}
@@ -258,7 +258,7 @@ func (a *gatesActor) wakeAll() {
 func (a *gatesActor) authorize(ctx actor.Context, m *authorizeCall) {
 	core := a.ref.gates
 	sender := ctx.Sender()
-	if core.w.failed != nil {
+	if core.w.broken(a.ref) {
 		ctx.Respond(&authorization{err: core.w.failed})
 		return
 	}
@@ -277,7 +277,7 @@ func (a *gatesActor) authorize(ctx actor.Context, m *authorizeCall) {
 // on to Timeline (audit notes) or answers the write.
 func (a *gatesActor) effect(ctx actor.Context, eff *axEffect) {
 	core := a.ref.gates
-	if core.w.failed != nil {
+	if core.w.broken(a.ref) {
 		eff.finish(ctx, core.w.failed)
 		return
 	}

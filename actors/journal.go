@@ -105,8 +105,11 @@ func (j *journalActor) flush(ctx actor.Context) {
 	if len(core.queue) > 0 {
 		j.schedule(ctx)
 	}
-	if err != nil && core.failed == nil {
+	switch {
+	case err != nil && core.failed == nil:
 		core.failed = err
+	case err == nil:
+		core.failed = nil // the store recovered
 	}
 	// Tell each writer once, with its newest write in the batch (a batch
 	// holds each writer's writes in its own order).

@@ -131,10 +131,11 @@ func (a *layoutActor) Receive(ctx actor.Context) {
 func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 	core := a.ref.layout
 	env := req.env
-	if core.failed != nil {
+	if core.failed != nil && a.ref.storeFailed() {
 		ctx.Respond(&invokeResult{err: core.failed})
 		return
 	}
+	core.failed = nil // the store recovered: writes resume
 	var fp string
 	if env.IdempotencyKey != "" {
 		fp = fingerprint(env)

@@ -239,9 +239,11 @@ func TestStoreFailureRefusesWritesAndKeepsLastDurableState(t *testing.T) {
 	if _, err := h.call("", "node.add", `{"type":"markdown","title":"lost"}`); err == nil || err.Code != messages.CodeStoreFailed {
 		t.Fatalf("write during fsync failure: %v", err)
 	}
-	failing.Store(false)
+	// While the disk keeps failing, the store's probes fail and writes
+	// stay refused; reads keep serving the last durable state.
+	time.Sleep(300 * time.Millisecond)
 	if _, err := h.call("", "node.add", `{"type":"markdown"}`); err == nil || err.Code != messages.CodeStoreFailed {
-		t.Fatalf("writes stay refused after a failed fsync: %v", err)
+		t.Fatalf("writes stay refused while the disk fails: %v", err)
 	}
 	layout := h.mustCall("", "layout.get", `{}`)
 	for _, n := range layout["nodes"].([]any) {
@@ -252,6 +254,25 @@ func TestStoreFailureRefusesWritesAndKeepsLastDurableState(t *testing.T) {
 	if len(layout["nodes"].([]any)) != 3 {
 		t.Fatalf("reads still serve the last durable state: %d nodes", len(layout["nodes"].([]any)))
 	}
+	if _, err := h.call("", "ax.steer", `{"message":"refused"}`); err == nil || err.Code != messages.CodeStoreFailed {
+		t.Fatalf("an AX write while the disk fails: %v", err)
+	}
+	// Once the disk works again a probe commit succeeds and writes
+	// resume, on the layout and the AX layer, without a restart.
+	failing.Store(false)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := h.call("", "node.add", `{"type":"markdown","title":"after recovery"}`)
+		if err == nil {
+			break
+		}
+		if err.Code != messages.CodeStoreFailed || time.Now().After(deadline) {
+			t.Fatalf("writes did not resume after the disk recovered: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	h.mustCall("", "ax.steer", `{"message":"after recovery"}`)
+	h.mustCall("", "ax.work.create", `{"title":"after recovery"}`)
 }
 
 func TestCanvasesAreIsolated(t *testing.T) {

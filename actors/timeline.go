@@ -127,7 +127,7 @@ type timelineHandler func(c *timelineCall) (*timelineResult, *messages.Error)
 
 func (a *timelineActor) invoke(ctx actor.Context, req *invokeRequest) {
 	core := a.ref.timeline
-	if core.w.failed != nil {
+	if core.w.broken(a.ref) {
 		ctx.Respond(&invokeResult{err: core.w.failed})
 		return
 	}
@@ -183,7 +183,7 @@ func (a *timelineActor) apply(ctx actor.Context, res *timelineResult, then func(
 // layout write.
 func (a *timelineActor) effect(ctx actor.Context, eff *axEffect) {
 	core := a.ref.timeline
-	if core.w.failed != nil {
+	if core.w.broken(a.ref) {
 		eff.finish(ctx, core.w.failed)
 		return
 	}

@@ -67,7 +67,7 @@ var ErrorCatalog = []ErrorSpec{
 	{CodeForbiddenHost, http.StatusForbidden, "The Host header is not a name this server answers to (DNS-rebinding guard)."},
 	{CodeForbiddenOrigin, http.StatusForbidden, "A state-changing request (a write, or a read that takes a lease) came from a browser page of another origin: another site or another port on this machine (CSRF guard)."},
 	{CodeTimeout, http.StatusServiceUnavailable, "The operation did not finish before its deadline."},
-	{CodeStoreFailed, http.StatusServiceUnavailable, "The durable store failed (for example fsync); writes are refused until restart."},
+	{CodeStoreFailed, http.StatusServiceUnavailable, "The durable store failed (for example fsync, disk full); writes are refused until a probe commit succeeds (the store retries with backoff), reads keep working."},
 	{CodeUnavailable, http.StatusServiceUnavailable, "The server is shutting down or the canvas is not available."},
 	{CodeOverloaded, http.StatusServiceUnavailable, "The canvas has as many writes in flight as it admits (serve --max-in-flight); retry after Retry-After (retryAfterMs)."},
 	{CodeRateLimited, http.StatusTooManyRequests, "This agent (X-PMX-Agent or agentId) sent writes faster than its rate (serve --agent-rate); retry after Retry-After (retryAfterMs)."},

@@ -95,8 +95,7 @@ func (s *Store) compact() error {
 	syncDir(filepath.Dir(s.path))
 	nf, err := os.OpenFile(s.path, os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
-		s.failed = fmt.Errorf("%w: reopen after compaction: %v", ErrStoreFailed, err)
-		return s.failed
+		return s.fail(fmt.Errorf("reopen after compaction: %v", err))
 	}
 	_ = s.file.Close()
 	s.file, s.w = nf, io.Writer(nf)
@@ -104,6 +103,9 @@ func (s *Store) compact() error {
 		s.w = s.opts.WrapWriter(nf)
 	}
 	after, _ := os.Stat(s.path)
+	if after != nil {
+		s.good = after.Size()
+	}
 	if before != nil && after != nil {
 		s.log.Info("compacted store", "path", s.path, "before", before.Size(), "after", after.Size())
 	}

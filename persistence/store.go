@@ -14,8 +14,11 @@
 //     so after any crash a commit is there whole or not at all. A file
 //     without any marker (written before markers existed) is kept up to its
 //     last complete command and gets a marker on open.
-//   - A failed fsync or write is fatal for the store: every later Commit
-//     fails with ErrStoreFailed until the process restarts.
+//   - A failed fsync or write stops the store: every later Commit fails
+//     with ErrStoreFailed while the disk fails. A recovery loop probes it
+//     with backoff (cut what the failed write left after the last durable
+//     commit, write and sync an empty commit); when a probe succeeds,
+//     commits resume, with no restart.
 //   - A lock file keeps a second process from opening the same store.
 package persistence
 
@@ -28,6 +31,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -61,6 +65,10 @@ type Options struct {
 	WrapWriter func(io.Writer) io.Writer
 	// NoSync skips fsync (benchmarks of the fsync effect only).
 	NoSync bool
+	// RecoverFirst and RecoverMax are the backoff of the probes that
+	// resume writes after a storage error: the first after RecoverFirst,
+	// doubling up to RecoverMax (0: 100 ms and 5 s).
+	RecoverFirst, RecoverMax time.Duration
 	// CompactRatio triggers compaction on open when the file is this many
 	// times larger than its live data (and over CompactMinBytes). 0 = 4.
 	CompactRatio    float64
@@ -86,6 +94,13 @@ type Store struct {
 	failed error
 	// seq is the sequence of the last commit on disk (its marker).
 	seq uint64
+	// good is the log's length after the last durable commit: a failed
+	// write or fsync may leave anything after it, so recovery cuts there.
+	good int64
+	// broken mirrors failed != nil for readers that must not wait on mu.
+	broken atomic.Bool
+	// probing is set while a recovery loop runs.
+	probing atomic.Bool
 
 	// queue holds the commits waiting for the lock holder (qmu guards
 	// it): whoever takes mu next writes all of them with one write and
@@ -218,7 +233,7 @@ func (s *Store) openDB() error {
 		_ = f.Close()
 		return fmt.Errorf("load %s: %w", s.path, err)
 	}
-	s.db, s.file, s.seq = db, f, scan.LastSeq
+	s.db, s.file, s.seq, s.good = db, f, scan.LastSeq, scan.Keep
 	s.w = io.Writer(f)
 	if s.opts.WrapWriter != nil {
 		s.w = s.opts.WrapWriter(f)
@@ -269,11 +284,89 @@ func (s *Store) Close() error {
 	return errors.Join(errs...)
 }
 
-// Failed returns the fatal error that stopped writes, or nil.
+// Failed returns the error that stops writes, or nil. It does not wait
+// for a commit in progress.
 func (s *Store) Failed() error {
+	if !s.broken.Load() {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.failed
+}
+
+// fail records a storage error: writes are refused from now on, and a
+// recovery loop probes the disk until a verified commit succeeds. The
+// caller holds mu.
+func (s *Store) fail(err error) error {
+	s.failed = fmt.Errorf("%w: %v", ErrStoreFailed, err)
+	s.broken.Store(true)
+	s.log.Error("STORE FAILED: refusing writes until a probe commit succeeds", "path", s.path, "err", err)
+	if s.probing.CompareAndSwap(false, true) {
+		go s.recoverLoop()
+	}
+	return s.failed
+}
+
+// Default recovery backoff (Options.RecoverFirst, RecoverMax).
+const (
+	defaultRecoverFirst = 100 * time.Millisecond
+	defaultRecoverMax   = 5 * time.Second
+)
+
+// recoverLoop probes the store with backoff until it recovers or closes.
+func (s *Store) recoverLoop() {
+	defer s.probing.Store(false)
+	wait, most := s.opts.RecoverFirst, s.opts.RecoverMax
+	if wait <= 0 {
+		wait = defaultRecoverFirst
+	}
+	if most <= 0 {
+		most = defaultRecoverMax
+	}
+	for {
+		time.Sleep(wait)
+		s.mu.Lock()
+		if s.db == nil || s.failed == nil {
+			s.mu.Unlock()
+			return
+		}
+		err := s.probe()
+		if err == nil {
+			s.failed = nil
+			s.broken.Store(false)
+			s.log.Info("store recovered: a probe commit was written and synced; writes resume", "path", s.path)
+		}
+		s.mu.Unlock()
+		if err == nil {
+			return
+		}
+		s.log.Warn("store still failing", "path", s.path, "err", err, "retry in", wait)
+		wait = min(2*wait, most)
+	}
+}
+
+// probe cuts whatever a failed write left after the last durable commit
+// and writes an empty commit (a marker) through the same path as every
+// commit: when it is synced, the disk takes writes again. The caller
+// holds mu.
+func (s *Store) probe() error {
+	if err := s.file.Truncate(s.good); err != nil {
+		return fmt.Errorf("cut the failed tail: %w", err)
+	}
+	buf := appendMarker(nil, s.seq+1)
+	if err := s.write(buf); err != nil {
+		return err
+	}
+	if err := s.sync(); err != nil {
+		return err
+	}
+	if err := s.apply(nil, s.seq+1); err != nil {
+		return err
+	}
+	s.seq++
+	s.good += int64(len(buf))
+	return nil
 }
 
 // Op is one write of a commit: a set (Value non-nil) or a delete.
@@ -365,9 +458,7 @@ func (s *Store) commitBatch(batch []*commitReq) {
 		return
 	}
 	if err := s.writeBlobs(batch); err != nil {
-		s.failed = fmt.Errorf("%w: %v", ErrStoreFailed, err)
-		s.log.Error("STORE FAILED: refusing further writes until restart", "path", s.path, "err", err)
-		fail(s.failed)
+		fail(s.fail(err))
 		return
 	}
 	replaced := s.replacedBlobs(batch)
@@ -386,6 +477,9 @@ func (s *Store) commitBatch(batch []*commitReq) {
 	if err == nil {
 		err = s.sync()
 	}
+	if err == nil {
+		s.good += int64(len(buf)) // durable: a recovery never cuts it
+	}
 	for i := 0; err == nil && i < len(batch); i++ {
 		seq := s.seq + 1
 		if err = s.apply(batch[i].ops, seq); err == nil {
@@ -394,8 +488,7 @@ func (s *Store) commitBatch(batch []*commitReq) {
 		}
 	}
 	if err != nil {
-		s.failed = fmt.Errorf("%w: %v", ErrStoreFailed, err)
-		s.log.Error("STORE FAILED: refusing further writes until restart", "path", s.path, "err", err)
+		s.fail(err)
 		for _, r := range batch {
 			if r.seq == 0 {
 				r.err = s.failed
