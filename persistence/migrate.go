@@ -40,6 +40,7 @@ func (s *Store) migrate() error {
 		return err
 	}
 	if ran {
+		s.recountLive()
 		if err := s.compact(); err != nil {
 			return fmt.Errorf("write migrated store: %w", err)
 		}

@@ -101,6 +101,13 @@ type Store struct {
 	broken atomic.Bool
 	// probing is set while a recovery loop runs.
 	probing atomic.Bool
+	// live estimates the bytes of the live records (keys, values and a
+	// per-record overhead), kept by apply; compaction compares the log
+	// with it. compacting is set while an online compaction runs;
+	// compactions counts them (tests).
+	live        int64
+	compacting  atomic.Bool
+	compactions int
 
 	// queue holds the commits waiting for the lock holder (qmu guards
 	// it): whoever takes mu next writes all of them with one write and
@@ -234,6 +241,7 @@ func (s *Store) openDB() error {
 		return fmt.Errorf("load %s: %w", s.path, err)
 	}
 	s.db, s.file, s.seq, s.good = db, f, scan.LastSeq, scan.Keep
+	s.recountLive()
 	s.w = io.Writer(f)
 	if s.opts.WrapWriter != nil {
 		s.w = s.opts.WrapWriter(f)
@@ -499,6 +507,9 @@ func (s *Store) commitBatch(batch []*commitReq) {
 	for _, name := range replaced {
 		_ = os.Remove(s.blobPath(name)) // an orphan left here goes on the next open
 	}
+	if s.dueForCompaction() {
+		s.compactInBackground()
+	}
 }
 
 func (s *Store) write(buf []byte) error {
@@ -512,12 +523,16 @@ func (s *Store) write(buf []byte) error {
 	return nil
 }
 
-// apply makes a durable commit visible to readers.
+// apply makes a durable commit visible to readers, and keeps the live
+// size.
 func (s *Store) apply(ops []Op, seq uint64) error {
 	return s.db.Update(func(tx *buntdb.Tx) error {
 		for _, op := range ops {
 			if op.Value == nil {
-				if _, err := tx.Delete(op.Key); err != nil && !errors.Is(err, buntdb.ErrNotFound) {
+				old, err := tx.Delete(op.Key)
+				if err == nil {
+					s.live -= recordSize(op.Key, old)
+				} else if !errors.Is(err, buntdb.ErrNotFound) {
 					return err
 				}
 				continue
@@ -526,14 +541,33 @@ func (s *Store) apply(ops []Op, seq uint64) error {
 			if op.TTL > 0 {
 				so = &buntdb.SetOptions{Expires: true, TTL: op.TTL}
 			}
-			if _, _, err := tx.Set(op.Key, *op.Value, so); err != nil {
+			old, replaced, err := tx.Set(op.Key, *op.Value, so)
+			if err != nil {
 				return err
 			}
+			if replaced {
+				s.live -= recordSize(op.Key, old)
+			}
+			s.live += recordSize(op.Key, *op.Value)
 		}
 		_, _, err := tx.Set(CommitKey, strconv.FormatUint(seq, 10), nil)
 		return err
 	})
 }
+
+// recountLive sums the live size from the records in memory.
+func (s *Store) recountLive() {
+	s.live = 0
+	_ = s.db.View(func(tx *buntdb.Tx) error {
+		return tx.AscendKeys("*", func(k, v string) bool {
+			s.live += recordSize(k, v)
+			return true
+		})
+	})
+}
+
+// recordSize is a record's share of the live size.
+func recordSize(k, v string) int64 { return int64(len(k) + len(v) + 32) }
 
 // LastCommit returns the sequence of the last durable commit.
 func (s *Store) LastCommit() uint64 {
