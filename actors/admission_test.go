@@ -3,8 +3,10 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -172,4 +174,70 @@ func TestExpiredRequestsAreNotApplied(t *testing.T) {
 			t.Fatalf("an expired request was applied: %s", b)
 		}
 	}
+}
+
+// A canvas whose load failed (here: the store was failing, so it could not
+// reserve its event numbers) is loaded again by its next use once the
+// store works, instead of answering 503 until a restart.
+func TestFailedCanvasLoadIsRetried(t *testing.T) {
+	var failing atomic.Bool
+	h := start(t, "", func(_ *Config, o *persistence.Options) {
+		o.RecoverFirst, o.RecoverMax = 10*time.Millisecond, 20*time.Millisecond
+		o.SyncHook = func() error {
+			if failing.Load() {
+				return errors.New("injected EIO")
+			}
+			return nil
+		}
+	})
+	h.mustCall("", "node.add", `{"type":"markdown"}`)
+	failing.Store(true)
+	if _, err := h.call("", "node.add", `{"type":"markdown"}`); err == nil {
+		t.Fatal("a write on a failing disk succeeded")
+	}
+	if _, err := h.call("fresh", "layout.get", `{}`); err == nil || err.Status != 503 {
+		t.Fatalf("opening a canvas on a failing disk: %v", err)
+	}
+	failing.Store(false)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_, err := h.call("fresh", "layout.get", `{}`)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the failed canvas was not loaded again: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	h.mustCall("fresh", "node.add", `{"type":"markdown"}`)
+}
+
+// Shutdown honours its context: with a commit stuck in fsync the drain
+// cannot finish, and Shutdown returns at the deadline with an error
+// instead of hanging.
+func TestShutdownHonoursItsDeadline(t *testing.T) {
+	block := make(chan struct{})
+	var stuck atomic.Bool
+	h := start(t, "", func(_ *Config, o *persistence.Options) {
+		o.SyncHook = func() error {
+			if stuck.Load() {
+				<-block
+			}
+			return nil
+		}
+	})
+	defer close(block)
+	h.mustCall("", "node.add", `{"type":"markdown"}`)
+	stuck.Store(true)
+	go func() { _, _ = h.call("", "node.add", `{"type":"markdown"}`) }()
+	time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	err := h.sys.Shutdown(ctx)
+	if err == nil || time.Since(t0) > 3*time.Second {
+		t.Fatalf("Shutdown with a stuck drain: %v after %v", err, time.Since(t0))
+	}
+
 }

@@ -109,21 +109,33 @@ type openCanvas struct{ id string }
 type hubActor struct {
 	sys      *System
 	canvases map[string]*canvasRef
+	pids     map[string]*actor.PID
 }
 
 func (h *hubActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *openCanvas:
 		ref, ok := h.canvases[m.id]
+		if ok && ref.failedToLoad() {
+			// A load that failed (the store was failing, say) is tried
+			// again by the next use, not remembered forever.
+			if pid := h.pids[m.id]; pid != nil {
+				_ = ctx.StopFuture(pid).Wait()
+			}
+			delete(h.canvases, m.id)
+			delete(h.pids, m.id)
+			ok = false
+		}
 		if !ok {
 			ref = &canvasRef{id: m.id, sys: h.sys, ready: make(chan struct{})}
 			props := actor.PropsFromProducer(func() actor.Actor { return &canvasSupervisor{ref: ref} },
 				actor.WithSupervisor(childStrategy()))
-			if _, err := ctx.SpawnNamed(props, "canvas-"+m.id); err != nil {
+			pid, err := ctx.SpawnNamed(props, "canvas-"+m.id)
+			if err != nil {
 				ctx.Respond(messages.Unavailable("canvas %q could not start: %v", m.id, err))
 				return
 			}
-			h.canvases[m.id] = ref
+			h.canvases[m.id], h.pids[m.id] = ref, pid
 		}
 		ctx.Respond(ref)
 	case *actor.Stopping:
@@ -402,3 +414,13 @@ func canvasSupervisorStrategy() actor.SupervisorStrategy {
 
 // storeFailed reports whether the store still refuses writes.
 func (r *canvasRef) storeFailed() bool { return r.sys.cfg.Store.Failed() != nil }
+
+// failedToLoad reports whether the canvas finished loading with an error.
+func (r *canvasRef) failedToLoad() bool {
+	select {
+	case <-r.ready:
+		return r.loadErr != nil
+	default:
+		return false
+	}
+}

@@ -147,7 +147,7 @@ func Start(cfg Config) (*System, error) {
 		return slog.New(levelFilter{logger.Handler(), slog.LevelWarn})
 	}))
 	s := &System{cfg: cfg, as: as}
-	props := actor.PropsFromProducer(func() actor.Actor { return &hubActor{sys: s, canvases: map[string]*canvasRef{}} },
+	props := actor.PropsFromProducer(func() actor.Actor { return &hubActor{sys: s, canvases: map[string]*canvasRef{}, pids: map[string]*actor.PID{}} },
 		actor.WithSupervisor(canvasSupervisorStrategy()))
 	pid, err := as.Root.SpawnNamed(props, "hub")
 	if err != nil {
@@ -358,17 +358,21 @@ func (s *System) Shutdown(ctx context.Context) error {
 	}
 	s.stopped = true
 	s.mu.Unlock()
-	timeout := 10 * time.Second
-	if d, ok := ctx.Deadline(); ok {
-		timeout = time.Until(d)
+	// Stopping the hub drains every canvas (queued writes reach the
+	// store); ctx bounds the wait, and the actor system stops either way.
+	drained := make(chan error, 1)
+	go func() { drained <- s.as.Root.PoisonFuture(s.hub).Wait() }()
+	var err error
+	select {
+	case err = <-drained:
+		if errors.Is(err, actor.ErrTimeout) {
+			err = nil
+		}
+	case <-ctx.Done():
+		err = fmt.Errorf("shutdown: canvases still draining: %w", ctx.Err())
 	}
-	_, err := s.as.Root.PoisonFuture(s.hub).Result()
-	if err != nil && !errors.Is(err, actor.ErrTimeout) {
-		return err
-	}
-	_ = timeout
 	s.as.Shutdown()
-	return nil
+	return err
 }
 
 // Stats are counters for tests and the debug endpoint.
