@@ -241,3 +241,43 @@ func TestShutdownHonoursItsDeadline(t *testing.T) {
 	}
 
 }
+
+// An idle canvas is passivated (its actors stop; its state is durable) and
+// loaded again, whole, by its next use; a canvas with an event subscriber
+// or a parked wait is kept.
+func TestIdleCanvasesArePassivatedAndReloaded(t *testing.T) {
+	h := start(t, "", func(c *Config, _ *persistence.Options) {
+		c.PassivateAfter, c.PassivateEvery = 100*time.Millisecond, 10*time.Millisecond
+	})
+	h.mustCall("idle", "node.add", `{"type":"markdown","title":"kept on disk"}`)
+	h.mustCall("idle", "ax.steer", `{"message":"still here"}`)
+	h.mustCall("watched", "node.add", `{"type":"markdown"}`)
+	sub, err := h.sys.Subscribe(context.Background(), messages.SubscribeRequest{Canvas: "watched"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for h.sys.Stats().Passivations < 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the idle canvas was not passivated")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // a few more ticks: the watched canvas stays
+	if _, open := h.sys.canvases.Load("watched"); !open || h.sys.Stats().Passivations != 1 {
+		t.Fatalf("passivations %d; the watched canvas open: %v", h.sys.Stats().Passivations, open)
+	}
+	if _, open := h.sys.canvases.Load("idle"); open {
+		t.Fatal("the passivated canvas is still in the lookup map")
+	}
+	b, _ := json.Marshal(h.mustCall("idle", "layout.get", `{}`))
+	if !strings.Contains(string(b), "kept on disk") {
+		t.Fatalf("the reloaded canvas lost its node: %s", b)
+	}
+	b, _ = json.Marshal(h.mustCall("idle", "ax.timeline.get", `{}`))
+	if !strings.Contains(string(b), "still here") {
+		t.Fatalf("the reloaded canvas lost its timeline: %s", b)
+	}
+	h.mustCall("idle", "node.add", `{"type":"markdown"}`)
+}

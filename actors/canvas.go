@@ -27,6 +27,10 @@ type canvasRef struct {
 	view atomic.Pointer[canvas.State]
 	// inFlight counts the writes admitted and not yet answered.
 	inFlight atomic.Int64
+	// subscribers counts open event-stream subscriptions; lastUse is when
+	// the canvas was last looked up (unix ns). Passivation reads both.
+	subscribers atomic.Int64
+	lastUse     atomic.Int64
 
 	// Published AX views (see axstate.go, gates.go, timeline.go).
 	boardView    atomic.Pointer[boardView]
@@ -138,6 +142,8 @@ func (h *hubActor) Receive(ctx actor.Context) {
 			h.canvases[m.id], h.pids[m.id] = ref, pid
 		}
 		ctx.Respond(ref)
+	case passivateTick:
+		h.passivateIdle(ctx)
 	case *actor.Stopping:
 		// Drain every canvas in order (Layout, then Journal) so queued
 		// writes reach the store before the process exits.
@@ -416,11 +422,61 @@ func canvasSupervisorStrategy() actor.SupervisorStrategy {
 func (r *canvasRef) storeFailed() bool { return r.sys.cfg.Store.Failed() != nil }
 
 // failedToLoad reports whether the canvas finished loading with an error.
-func (r *canvasRef) failedToLoad() bool {
+func (r *canvasRef) failedToLoad() bool { return r.loaded() && r.loadErr != nil }
+
+// loaded reports whether the canvas finished loading (well or not).
+func (r *canvasRef) loaded() bool {
 	select {
 	case <-r.ready:
-		return r.loadErr != nil
+		return true
 	default:
 		return false
+	}
+}
+
+// passivateTick asks the hub to passivate idle canvases.
+type passivateTick struct{}
+
+// idle reports whether a canvas holds nothing a stop would lose: no event
+// subscriber, parked wait, lease, webview session or write in flight, and
+// no use for after.
+func (r *canvasRef) idle(now time.Time, after time.Duration) bool {
+	if !r.loaded() || r.loadErr != nil {
+		return false
+	}
+	if now.Sub(time.Unix(0, r.lastUse.Load())) < after {
+		return false
+	}
+	if st := r.webviewView.Load(); st != nil && st.Active {
+		return false
+	}
+	return r.subscribers.Load() == 0 && r.gateWaiters.Load() == 0 && r.claimWaiters.Load() == 0 &&
+		r.leaseCount.Load() == 0 && r.inFlight.Load() == 0
+}
+
+// passivateIdle stops the canvases that have been idle for
+// Config.PassivateAfter: their state is durable, so the next use loads
+// them again from the store. The canvas leaves the lookup map first, so
+// no new call reaches it while it stops.
+func (h *hubActor) passivateIdle(ctx actor.Context) {
+	after := h.sys.cfg.passivateAfter()
+	now := time.Now()
+	for id, ref := range h.canvases {
+		if !ref.idle(now, after) {
+			continue
+		}
+		h.sys.canvases.CompareAndDelete(id, ref)
+		if !ref.idle(now, after) { // used meanwhile: keep it
+			h.sys.canvases.Store(id, ref)
+			continue
+		}
+		drainCanvas(ctx, ref)
+		if pid := h.pids[id]; pid != nil {
+			_ = ctx.StopFuture(pid).Wait()
+		}
+		delete(h.canvases, id)
+		delete(h.pids, id)
+		h.sys.passivations.Add(1)
+		h.sys.cfg.Logger.Debug("canvas passivated", "canvas", id)
 	}
 }

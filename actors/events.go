@@ -86,6 +86,7 @@ func (e *eventsActor) Receive(ctx actor.Context) {
 			close(ch)
 		}
 	}
+	e.ref.subscribers.Store(int64(len(e.subs)))
 }
 
 // drain emits the inbox in order; an item leaves it once emitted.

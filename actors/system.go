@@ -73,6 +73,27 @@ type Config struct {
 	// no cap.
 	MaxSnapshots     int
 	MaxSnapshotBytes int64
+	// PassivateAfter stops a canvas that has been idle this long (no use,
+	// subscriber, parked wait, lease, webview or write in flight); its next
+	// use loads it from the store. 0 means 10 minutes; negative never.
+	// PassivateEvery is how often idle canvases are looked for (0: a
+	// tenth of PassivateAfter, at least 10 ms).
+	PassivateAfter time.Duration
+	PassivateEvery time.Duration
+}
+
+func (c Config) passivateAfter() time.Duration {
+	if c.PassivateAfter == 0 {
+		return 10 * time.Minute
+	}
+	return c.PassivateAfter
+}
+
+func (c Config) passivateEvery() time.Duration {
+	if c.PassivateEvery > 0 {
+		return c.PassivateEvery
+	}
+	return max(10*time.Millisecond, c.passivateAfter()/10)
 }
 
 // Default snapshot caps per canvas.
@@ -110,6 +131,10 @@ type System struct {
 	tokens atomic.Uint64
 	// buckets rate-limit agents' writes (admission.go).
 	buckets agentBuckets
+	// passivations counts canvases stopped for being idle; stopTicks ends
+	// the passivation ticker.
+	passivations atomic.Int64
+	stopTicks    chan struct{}
 
 	mu      sync.Mutex
 	stopped bool
@@ -154,7 +179,26 @@ func Start(cfg Config) (*System, error) {
 		return nil, fmt.Errorf("spawn hub: %w", err)
 	}
 	s.hub = pid
+	s.stopTicks = make(chan struct{})
+	if cfg.passivateAfter() > 0 {
+		go s.passivationTicker()
+	}
 	return s, nil
+}
+
+// passivationTicker asks the hub, every PassivateEvery, to stop the
+// canvases idle for PassivateAfter.
+func (s *System) passivationTicker() {
+	t := time.NewTicker(s.cfg.passivateEvery())
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			s.as.Root.Send(s.hub, passivateTick{})
+		case <-s.stopTicks:
+			return
+		}
+	}
 }
 
 // SessionID returns the server session id.
@@ -175,6 +219,7 @@ func (s *System) canvas(ctx context.Context, id string) (*canvasRef, error) {
 		s.canvases.Store(id, ref)
 	}
 	r := ref.(*canvasRef)
+	r.lastUse.Store(time.Now().UnixNano())
 	select {
 	case <-r.ready:
 	case <-ctx.Done():
@@ -358,6 +403,7 @@ func (s *System) Shutdown(ctx context.Context) error {
 	}
 	s.stopped = true
 	s.mu.Unlock()
+	close(s.stopTicks)
 	// Stopping the hub drains every canvas (queued writes reach the
 	// store); ctx bounds the wait, and the actor system stops either way.
 	drained := make(chan error, 1)
@@ -383,11 +429,13 @@ type Stats struct {
 	// restart storm escalated), each reloading its canvas from the store.
 	CanvasReloads int64
 	Canvases      int
+	// Passivations counts canvases stopped for being idle.
+	Passivations int64
 }
 
 // Stats returns runtime counters.
 func (s *System) Stats() Stats {
-	var st Stats
+	st := Stats{Passivations: s.passivations.Load()}
 	s.canvases.Range(func(_, v any) bool {
 		st.Canvases++
 		ref := v.(*canvasRef)

@@ -78,6 +78,10 @@ type Options struct {
 	// cap).
 	MaxSnapshots     int
 	MaxSnapshotBytes int64
+	// PassivateAfter stops a canvas idle this long (no use, subscriber,
+	// wait, lease, webview or write in flight) until its next use loads it
+	// again (0: 10 minutes; negative: never).
+	PassivateAfter time.Duration
 
 	// Store tuning, for benchmarks of the durability cost.
 	NoSync   bool
@@ -173,7 +177,7 @@ func Start(opts Options) (*Server, error) {
 		Store: store, Logger: opts.Logger, Env: opts.Env,
 		SeedDockedWidgets: opts.SeedDockedWidgets, MaxBatch: opts.MaxBatch,
 		MaxInFlight: opts.MaxInFlight, AgentRate: opts.AgentRate, AgentBurst: opts.AgentBurst,
-		MaxSnapshots: opts.MaxSnapshots, MaxSnapshotBytes: opts.MaxSnapshotBytes,
+		MaxSnapshots: opts.MaxSnapshots, MaxSnapshotBytes: opts.MaxSnapshotBytes, PassivateAfter: opts.PassivateAfter,
 		Webview: actors.WebviewConfig{
 			Engine: opts.WebviewEngine, WorkbenchURL: workbenchURL(ln, host), Token: opts.Token,
 			Workspace: ws, StepTimeout: webviewTimeout(opts.WebviewTimeout),

@@ -43,6 +43,7 @@ type serveOptions struct {
 	agentBurst int
 	maxSnaps   int
 	maxSnapMiB int64
+	passivate  time.Duration
 	noFsync    bool
 	cpuProf    string
 	memProf    string
@@ -87,6 +88,7 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	f.IntVar(&o.agentBurst, "agent-burst", 0, "burst of --agent-rate writes an agent may send at once (default: the rate, at least 1)")
 	f.IntVar(&o.maxSnaps, "max-snapshots", 0, "snapshots kept per canvas; a save past it deletes the oldest (default 100; -1: no cap)")
 	f.Int64Var(&o.maxSnapMiB, "max-snapshot-mib", 0, "MiB of saved snapshot content kept per canvas; a save past it deletes the oldest (default 256; -1: no cap)")
+	f.DurationVar(&o.passivate, "passivate-after", 10*time.Minute, "stop a canvas idle this long (no client, wait or lease) until its next use reloads it; 0 or less: never")
 	f.IntVar(&o.maxBatch, "journal-max-batch", 0, "cap on writes per group commit; 1 disables group commit (benchmarks)")
 	f.BoolVar(&o.noFsync, "unsafe-no-fsync", false, "skip fsync: acknowledged writes may be lost on power failure (benchmarks only)")
 	_ = f.MarkHidden("journal-max-batch")
@@ -207,7 +209,7 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 		SeedDockedWidgets: true, Logger: logger, BodyLimit: o.maxBody,
 		SSEPing: o.ssePing, SSEWriteTimeout: o.sseWrite, MaxBatch: o.maxBatch, NoSync: o.noFsync,
 		MaxInFlight: o.inFlight, AgentRate: o.agentRate, AgentBurst: o.agentBurst,
-		MaxSnapshots: o.maxSnaps, MaxSnapshotBytes: mibOrCap(o.maxSnapMiB),
+		MaxSnapshots: o.maxSnaps, MaxSnapshotBytes: mibOrCap(o.maxSnapMiB), PassivateAfter: passivateFlag(o.passivate),
 		Webview: o.webviewStart(), WebviewBrowser: o.webviewBrowser(), WebviewAllowRequestBrowser: o.webviewAllow,
 	})
 	if err != nil {
@@ -362,4 +364,12 @@ func mibOrCap(mib int64) int64 {
 		return mib
 	}
 	return mib << 20
+}
+
+// passivateFlag maps --passivate-after to the option: 0 or less is never.
+func passivateFlag(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }
