@@ -176,12 +176,32 @@ func TestExpiredRequestsAreNotApplied(t *testing.T) {
 	}
 }
 
-// A canvas whose load failed (here: the store was failing, so it could not
-// reserve its event numbers) is loaded again by its next use once the
-// store works, instead of answering 503 until a restart.
+// A canvas whose load failed (here: a damaged record) is loaded again by
+// its next use once the cause is gone, instead of answering 503 until a
+// restart.
 func TestFailedCanvasLoadIsRetried(t *testing.T) {
+	h := start(t, "")
+	if err := h.store.Commit([]persistence.Op{persistence.Set(persistence.MetaKey("broken"), "not json")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.call("broken", "layout.get", `{}`); err == nil || err.Status != 503 {
+		t.Fatalf("a canvas with a damaged record: %v", err)
+	}
+	if err := h.store.Commit([]persistence.Op{persistence.Delete(persistence.MetaKey("broken"))}); err != nil {
+		t.Fatal(err)
+	}
+	h.mustCall("broken", "layout.get", `{}`)
+	h.mustCall("broken", "node.add", `{"type":"markdown"}`)
+}
+
+// While the store refuses writes a never-opened canvas still opens for
+// reads; its seed and event-number reservation are stored by its first
+// commit once writes resume, and survive a restart.
+func TestCanvasOpensForReadsWhileTheStoreFails(t *testing.T) {
+	ws := t.TempDir()
 	var failing atomic.Bool
-	h := start(t, "", func(_ *Config, o *persistence.Options) {
+	opts := func(c *Config, o *persistence.Options) {
+		c.SeedDockedWidgets = true
 		o.RecoverFirst, o.RecoverMax = 10*time.Millisecond, 20*time.Millisecond
 		o.SyncHook = func() error {
 			if failing.Load() {
@@ -189,28 +209,37 @@ func TestFailedCanvasLoadIsRetried(t *testing.T) {
 			}
 			return nil
 		}
-	})
+	}
+	h := start(t, ws, opts)
 	h.mustCall("", "node.add", `{"type":"markdown"}`)
 	failing.Store(true)
 	if _, err := h.call("", "node.add", `{"type":"markdown"}`); err == nil {
 		t.Fatal("a write on a failing disk succeeded")
 	}
-	if _, err := h.call("fresh", "layout.get", `{}`); err == nil || err.Status != 503 {
-		t.Fatalf("opening a canvas on a failing disk: %v", err)
+	if n := len(h.nodeIDs("fresh")); n != 2 {
+		t.Fatalf("a new canvas read on a failing disk: %d nodes, want the 2 docked widgets", n)
+	}
+	if _, err := h.call("fresh", "node.add", `{"type":"markdown"}`); err == nil || err.Code != messages.CodeStoreFailed {
+		t.Fatalf("a write to it: %v", err)
 	}
 	failing.Store(false)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		_, err := h.call("fresh", "layout.get", `{}`)
-		if err == nil {
+		if _, err := h.call("fresh", "node.add", `{"type":"markdown","title":"first"}`); err == nil {
 			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the failed canvas was not loaded again: %v", err)
+		} else if time.Now().After(deadline) {
+			t.Fatalf("writes did not resume: %v", err)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	h.mustCall("fresh", "node.add", `{"type":"markdown"}`)
+	h.stop()
+	r := start(t, ws, opts)
+	if n := len(r.nodeIDs("fresh")); n != 3 {
+		t.Fatalf("after a restart: %d nodes, want 3", n)
+	}
+	if seq, err := r.store.EventSeq("fresh"); err != nil || seq == 0 {
+		t.Fatalf("the event numbers were never reserved: %d %v", seq, err)
+	}
 }
 
 // Shutdown honours its context: with a commit stuck in fsync the drain

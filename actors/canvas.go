@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"errors"
 	"maps"
 	"sync"
 	"sync/atomic"
@@ -27,6 +28,10 @@ type canvasRef struct {
 	view atomic.Pointer[canvas.State]
 	// inFlight counts the writes admitted and not yet answered.
 	inFlight atomic.Int64
+	// unsaved, when set, are the records the canvas could not commit when
+	// it loaded (its seed, its event-number reservation) because the store
+	// refused writes; the Journal's next commit carries them first.
+	unsaved atomic.Pointer[[]persistence.Op]
 	// subscribers counts open event-stream subscriptions; lastUse is when
 	// the canvas was last looked up (unix ns). Passivation reads both.
 	subscribers atomic.Int64
@@ -193,7 +198,14 @@ func (c *canvasSupervisor) start(ctx actor.Context) {
 		return
 	}
 	start, err := sys.cfg.Store.ReserveEventSeq(ref.id, eventSeqBlock)
-	if err != nil {
+	switch {
+	case errors.Is(err, persistence.ErrStoreFailed):
+		// The store refuses writes (a failing disk): the canvas still
+		// opens for reads, and its event numbers are reserved by its
+		// first commit once writes resume (no event is numbered before a
+		// commit), so they never repeat.
+		ref.keepUnsaved(persistence.EventSeqOp(ref.id, start+eventSeqBlock))
+	case err != nil:
 		ref.loadErr = err
 		return
 	}
@@ -381,10 +393,24 @@ func (c *canvasSupervisor) load() (*canvas.State, error) {
 	} else {
 		state.Populated = true
 	}
-	if err := sys.cfg.Store.Commit(persistence.StateOps(c.ref.id, state)); err != nil {
-		return nil, err
+	ops := persistence.StateOps(c.ref.id, state)
+	if err := sys.cfg.Store.Commit(ops); err != nil {
+		if !errors.Is(err, persistence.ErrStoreFailed) {
+			return nil, err
+		}
+		c.ref.keepUnsaved(ops...) // readable now, stored with the first write
 	}
 	return state, nil
+}
+
+// keepUnsaved adds records for the Journal's next commit.
+func (r *canvasRef) keepUnsaved(ops ...persistence.Op) {
+	var all []persistence.Op
+	if prev := r.unsaved.Load(); prev != nil {
+		all = append(all, *prev...)
+	}
+	all = append(all, ops...)
+	r.unsaved.Store(&all)
 }
 
 // eventSeqBlock is how many event numbers a canvas reserves per process.

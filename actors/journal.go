@@ -89,7 +89,11 @@ func (j *journalActor) flush(ctx actor.Context) {
 	for _, w := range batch {
 		n += len(w.ops)
 	}
+	unsaved := j.ref.unsaved.Load()
 	ops := make([]persistence.Op, 0, n)
+	if unsaved != nil {
+		ops = append(ops, *unsaved...)
+	}
 	for _, w := range batch {
 		ops = append(ops, w.ops...)
 	}
@@ -97,6 +101,9 @@ func (j *journalActor) flush(ctx actor.Context) {
 		(*hook)(false)
 	}
 	err := j.ref.sys.cfg.Store.Commit(ops)
+	if err == nil && unsaved != nil {
+		j.ref.unsaved.CompareAndSwap(unsaved, nil)
+	}
 	if hook := journalFaultHook.Load(); hook != nil {
 		(*hook)(true)
 	}

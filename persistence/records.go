@@ -325,18 +325,30 @@ func (s *Store) Canvases() ([]string, error) {
 // never repeat across restarts (a client's Last-Event-ID from a previous
 // process can never be mistaken for a current one).
 func (s *Store) ReserveEventSeq(cid string, size uint64) (uint64, error) {
-	v, _, err := s.Get(EventSeqKey(cid))
+	start, err := s.EventSeq(cid)
 	if err != nil {
 		return 0, err
 	}
-	start := uint64(0)
-	if v != "" {
-		if start, err = strconv.ParseUint(v, 10, 64); err != nil {
-			return 0, fmt.Errorf("event sequence record %q: %w", v, err)
-		}
-	}
-	if err := s.Commit([]Op{Set(EventSeqKey(cid), strconv.FormatUint(start+size, 10))}); err != nil {
-		return 0, err
+	if err := s.Commit([]Op{EventSeqOp(cid, start+size)}); err != nil {
+		return start, err
 	}
 	return start, nil
+}
+
+// EventSeq reads the first event number not yet reserved for a canvas.
+func (s *Store) EventSeq(cid string) (uint64, error) {
+	v, _, err := s.Get(EventSeqKey(cid))
+	if err != nil || v == "" {
+		return 0, err
+	}
+	start, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("event sequence record %q: %w", v, err)
+	}
+	return start, nil
+}
+
+// EventSeqOp reserves every event number below next for a canvas.
+func EventSeqOp(cid string, next uint64) Op {
+	return Set(EventSeqKey(cid), strconv.FormatUint(next, 10))
 }
