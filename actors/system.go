@@ -172,7 +172,9 @@ func Start(cfg Config) (*System, error) {
 		return slog.New(levelFilter{logger.Handler(), slog.LevelWarn})
 	}))
 	s := &System{cfg: cfg, as: as}
-	props := actor.PropsFromProducer(func() actor.Actor { return &hubActor{sys: s, canvases: map[string]*canvasRef{}, pids: map[string]*actor.PID{}} },
+	props := actor.PropsFromProducer(func() actor.Actor {
+		return &hubActor{sys: s, canvases: map[string]*canvasRef{}, pids: map[string]*actor.PID{}}
+	},
 		actor.WithSupervisor(canvasSupervisorStrategy()))
 	pid, err := as.Root.SpawnNamed(props, "hub")
 	if err != nil {
