@@ -173,7 +173,7 @@ func Expired(op string) *Error {
 // StoreFailed reports that durable storage is broken (503 store-failed).
 func StoreFailed(cause error) *Error {
 	return newError(http.StatusServiceUnavailable, CodeStoreFailed,
-		"durable store failed, writes are refused until the server restarts: %v", cause)
+		"durable store failed, writes are refused until it works again (reads are served): %v", cause)
 }
 
 // Unavailable reports a canvas or server that cannot take requests (503).

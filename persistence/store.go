@@ -108,6 +108,8 @@ type Store struct {
 	live        int64
 	compacting  atomic.Bool
 	compactions int
+	// readOnly is set when the workspace cannot be written (readonly.go).
+	readOnly bool
 
 	// queue holds the commits waiting for the lock holder (qmu guards
 	// it): whoever takes mu next writes all of them with one write and
@@ -141,11 +143,17 @@ func Open(workspace string, opts Options) (*Store, error) {
 		opts.WrapWriter = wrap
 	}
 	dir := filepath.Join(workspace, Dir)
+	s := &Store{dir: dir, path: filepath.Join(dir, FileName), opts: opts, log: opts.Logger}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		if readOnlyErr(err) {
+			return s.openReadOnly(err)
+		}
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
-	s := &Store{dir: dir, path: filepath.Join(dir, FileName), opts: opts, log: opts.Logger}
 	if err := s.acquireLock(); err != nil {
+		if readOnlyErr(err) {
+			return s.openReadOnly(err)
+		}
 		return nil, err
 	}
 	if err := s.openDB(); err != nil {
@@ -285,7 +293,10 @@ func (s *Store) Close() error {
 		if s.failed == nil && !s.opts.NoSync {
 			errs = append(errs, s.file.Sync())
 		}
-		errs = append(errs, s.db.Close(), s.file.Close())
+		errs = append(errs, s.db.Close())
+		if s.file != nil {
+			errs = append(errs, s.file.Close())
+		}
 		s.db = nil
 	}
 	s.releaseLock()
@@ -310,7 +321,7 @@ func (s *Store) fail(err error) error {
 	s.failed = fmt.Errorf("%w: %v", ErrStoreFailed, err)
 	s.broken.Store(true)
 	s.log.Error("STORE FAILED: refusing writes until a probe commit succeeds", "path", s.path, "err", err)
-	if s.probing.CompareAndSwap(false, true) {
+	if !s.readOnly && s.probing.CompareAndSwap(false, true) {
 		go s.recoverLoop()
 	}
 	return s.failed

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -167,4 +168,31 @@ func TestSIGTERMFinishesInFlightWrites(t *testing.T) {
 	p := startServer(t, "")
 	latest, _ := loadThenStop(p, 500*time.Millisecond, p.stop) // stop fails the test unless exit 0
 	assertAcknowledged(t, p, latest, "SIGTERM")
+}
+
+// A workspace on a read-only file system opens read-only: the board is
+// served as stored, and writes are refused with 503 naming the reason.
+func TestReadOnlyWorkspaceServesReads(t *testing.T) {
+	if _, err := exec.LookPath("unshare"); err != nil || os.Geteuid() != 0 {
+		t.Skip("needs root and unshare to mount the workspace read-only")
+	}
+	ws := t.TempDir()
+	p := startServer(t, ws)
+	p.must(200, "POST", "/api/canvas/node", `{"type":"markdown","title":"stored before"}`)
+	p.stop()
+
+	ro := t.TempDir()
+	port := freePort(t)
+	script := fmt.Sprintf("mount --bind %s %s && mount -o remount,bind,ro %s && exec %s serve --port %s --workspace %s --no-open",
+		ws, ro, ro, binary, port, ro)
+	cmd := exec.Command("unshare", "-m", "sh", "-c", script)
+	r := runUntilHealthy(t, cmd, "http://127.0.0.1:"+port, ro)
+	if !strings.Contains(string(r.must(200, "GET", "/api/canvas/state", nil).raw), "stored before") {
+		t.Fatal("the read-only workspace does not serve its board")
+	}
+	w := r.must(503, "POST", "/api/canvas/node", `{"type":"markdown"}`)
+	if w.str("code") != "store-failed" || !strings.Contains(w.str("error"), "read-only") {
+		t.Fatalf("a write to a read-only workspace: %s", w.raw)
+	}
+	r.stop()
 }
