@@ -75,8 +75,11 @@ type liveRecord struct {
 	ttl        time.Duration
 }
 
-// compact rewrites the log (see the package comment above).
+// compact rewrites the log (see the package comment above). Compactions
+// run one at a time (cmu): they share the temporary file.
 func (s *Store) compact() error {
+	s.cmu.Lock()
+	defer s.cmu.Unlock()
 	// 1. Copy the live records and note where the log ends.
 	s.mu.Lock()
 	if s.db == nil || s.failed != nil {

@@ -108,6 +108,7 @@ type Store struct {
 	live        int64
 	compacting  atomic.Bool
 	compactions int
+	cmu         sync.Mutex // one compaction at a time
 	// readOnly is set when the workspace cannot be written (readonly.go).
 	readOnly bool
 
@@ -286,6 +287,8 @@ func syncDir(dir string) {
 
 // Close flushes and closes the store and releases the workspace lock.
 func (s *Store) Close() error {
+	s.cmu.Lock() // a running compaction finishes first
+	defer s.cmu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var errs []error
