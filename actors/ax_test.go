@@ -220,7 +220,7 @@ func TestJournalTellsEachWriterItsOwnCommits(t *testing.T) {
 	journal := as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &journalActor{ref: ref} }))
 	for i := uint64(1); i <= 20; i++ {
 		as.Root.Send(journal, &journalWrite{from: pa, seq: i, ops: []persistence.Op{persistence.Set(fmt.Sprintf("a%02d", i), "v")}})
-		as.Root.Send(journal, &journalWrite{from: pb, seq: 100 + i, ops: []persistence.Op{persistence.Set(fmt.Sprintf("b%02d", i), "v")}})
+		as.Root.Send(journal, &journalWrite{from: pb, seq: i, ops: []persistence.Op{persistence.Set(fmt.Sprintf("b%02d", i), "v")}})
 	}
 	check := func(p *probe, last uint64) {
 		t.Helper()
@@ -238,5 +238,53 @@ func TestJournalTellsEachWriterItsOwnCommits(t *testing.T) {
 		}
 	}
 	check(a, 20)
-	check(b, 120)
+	check(b, 20)
+}
+
+// A write the Journal never received (its Journal panicked as it arrived)
+// shows as a gap in its writer's numbers: the Journal does not commit or
+// acknowledge past it, and asks the canvas to reload instead.
+func TestJournalGapAsksForAReload(t *testing.T) {
+	store, err := persistence.Open(t.TempDir(), persistence.Options{Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	as := actor.NewActorSystem()
+	defer as.Shutdown()
+	ref := &canvasRef{id: "main", sys: &System{cfg: Config{Store: store, Logger: quiet()}}, journal: newJournalCore()}
+	writer := &probe{}
+	pw := as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return writer }))
+	parent := &parentProbe{child: actor.PropsFromProducer(func() actor.Actor { return &journalActor{ref: ref} }), spawned: make(chan *actor.PID, 1)}
+	as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return parent }))
+	journal := <-parent.spawned
+	as.Root.Send(journal, &journalWrite{from: pw, seq: 1, ops: []persistence.Op{persistence.Set("one", "v")}})
+	eventually(t, func() bool { return len(writer.received()) == 1 })
+	as.Root.Send(journal, &journalWrite{from: pw, seq: 3, ops: []persistence.Op{persistence.Set("three", "v")}}) // 2 never came
+	eventually(t, func() bool { return len(parent.received()) == 1 })
+	if _, ok := parent.received()[0].(*reloadCanvas); !ok || !ref.reloading.Load() {
+		t.Fatalf("the parent got %T; reloading %v", parent.received()[0], ref.reloading.Load())
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := len(writer.received()); n != 1 {
+		t.Fatalf("the writer was told of %d commits; write 3 must not be acknowledged", n)
+	}
+	if _, ok, _ := store.Get("three"); ok {
+		t.Fatal("the write after the gap was committed")
+	}
+}
+
+// parentProbe spawns one child and records what the child sends it.
+type parentProbe struct {
+	probe
+	child   *actor.Props
+	spawned chan *actor.PID
+}
+
+func (p *parentProbe) Receive(ctx actor.Context) {
+	if _, ok := ctx.Message().(*actor.Started); ok {
+		p.spawned <- ctx.Spawn(p.child)
+		return
+	}
+	p.probe.Receive(ctx)
 }

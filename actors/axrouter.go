@@ -44,10 +44,21 @@ func (s *System) park(ctx context.Context, ref *canvasRef, op *messages.Op, env 
 		}
 	})
 	defer ref.calls.Delete(token)
-	s.as.Root.Send(pid, msg)
+	loads := ref.loads.Load()
+	// Sent as a request from a reply process only to hear of a dead
+	// letter: an owner stopped by a reload never reads the wait.
+	dead := &replyProcess{ch: make(chan any, 1)}
+	self, _ := s.as.ProcessRegistry.Add(dead, "park"+s.as.ProcessRegistry.NextId())
+	defer s.as.ProcessRegistry.Remove(self)
+	s.as.Root.RequestWithCustomSender(pid, msg, self)
 	timer := time.NewTimer(wait + waitMargin)
 	defer timer.Stop()
 	select {
+	case m := <-dead.ch:
+		if _, isDead := m.(*actor.DeadLetterResponse); isDead {
+			return nil, messages.Unavailable("canvas %q reloaded during the wait; wait again", ref.id)
+		}
+		return nil, messages.Internal("unexpected reply to a wait: %T", m)
 	case r := <-reply:
 		if r.err != nil {
 			return nil, r.err
@@ -58,6 +69,10 @@ func (s *System) park(ctx context.Context, ref *canvasRef, op *messages.Op, env 
 		return nil, messages.Unavailable("the caller went away")
 	case <-timer.C:
 		s.as.Root.Send(pid, &cancelWait{token: token})
+		if ref.loads.Load() != loads || ref.reloading.Load() {
+			// The canvas reloaded under the wait: its owner never saw it.
+			return nil, messages.Unavailable("canvas %q reloaded during the wait; wait again", ref.id)
+		}
 		return nil, messages.Timeout(op.Name)
 	}
 }

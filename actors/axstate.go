@@ -36,6 +36,8 @@ type axStateActor struct {
 }
 
 func (a *axStateActor) Receive(ctx actor.Context) {
+	defer answerPanics(ctx)
+	injectFault("ax-state", ctx)
 	core := a.ref.axState
 	switch m := ctx.Message().(type) {
 	case *actor.Started:

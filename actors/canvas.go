@@ -28,6 +28,8 @@ type canvasRef struct {
 	view atomic.Pointer[canvas.State]
 	// inFlight counts the writes admitted and not yet answered.
 	inFlight atomic.Int64
+	// reloading is set from a reload request until the reload is done.
+	reloading atomic.Bool
 	// unsaved, when set, are the records the canvas could not commit when
 	// it loaded (its seed, its event-number reservation) because the store
 	// refused writes; the Journal's next commit carries them first.
@@ -177,9 +179,13 @@ type canvasSupervisor struct {
 }
 
 func (c *canvasSupervisor) Receive(ctx actor.Context) {
-	switch ctx.Message().(type) {
+	switch m := ctx.Message().(type) {
 	case *actor.Started:
 		c.start(ctx)
+	case *reloadCanvas:
+		// The hub restarts a failed supervisor, which reloads the canvas
+		// from the store and fails what was pending.
+		panic("canvas reload: " + m.reason)
 	}
 }
 
@@ -210,6 +216,7 @@ func (c *canvasSupervisor) start(ctx actor.Context) {
 		return
 	}
 	ref.eventSeqStart = start
+	defer ref.reloading.Store(false)
 	ref.view.Store(state)
 	ref.layout = &layoutCore{state: state}
 	ref.journal = newJournalCore()

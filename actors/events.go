@@ -65,6 +65,8 @@ func newEventsActor(ref *canvasRef) *eventsActor {
 }
 
 func (e *eventsActor) Receive(ctx actor.Context) {
+	defer answerPanics(ctx)
+	injectFault("events", ctx)
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
 		e.drain() // what a failed instance left unpublished

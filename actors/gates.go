@@ -77,6 +77,8 @@ type gatesActor struct {
 }
 
 func (a *gatesActor) Receive(ctx actor.Context) {
+	defer answerPanics(ctx)
+	injectFault("gates", ctx)
 	core := a.ref.gates
 	switch m := ctx.Message().(type) {
 	case *actor.Started:

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"fmt"
 	"slices"
 	"sync/atomic"
 
@@ -25,11 +26,20 @@ type journalCore struct {
 	queue []*journalWrite
 	// durable is, per writer (PID id), the newest of its writes on disk.
 	durable map[string]uint64
+	// received is, per writer, the newest write queued: writers number
+	// their writes one by one, so a gap is a write that never arrived
+	// (lost with a Journal that panicked as it arrived).
+	received map[string]uint64
+	// lost is set once a gap was found: nothing more is committed or
+	// acknowledged until the canvas reloads.
+	lost bool
 	// failed is the store failure every later write gets.
 	failed error
 }
 
-func newJournalCore() *journalCore { return &journalCore{durable: map[string]uint64{}} }
+func newJournalCore() *journalCore {
+	return &journalCore{durable: map[string]uint64{}, received: map[string]uint64{}}
+}
 
 // journalFaultHook lets tests inject a panic into the commit path: it runs
 // before each commit (afterCommit false) and after it, before any writer is
@@ -47,6 +57,8 @@ type journalActor struct {
 }
 
 func (j *journalActor) Receive(ctx actor.Context) {
+	defer answerPanics(ctx)
+	injectFault("journal", ctx)
 	core := j.ref.journal
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
@@ -55,6 +67,18 @@ func (j *journalActor) Receive(ctx actor.Context) {
 			j.schedule(ctx)
 		}
 	case *journalWrite:
+		if core.lost {
+			return // the canvas is reloading; its pending writes are failed
+		}
+		if last := core.received[m.from.Id]; m.seq != last+1 {
+			// A write of this writer never arrived: acknowledging the
+			// later ones would acknowledge it too. Reload from the store.
+			core.lost = true
+			j.ref.reloading.Store(true)
+			ctx.Send(ctx.Parent(), &reloadCanvas{reason: fmt.Sprintf("the journal never received write %d of %s", last+1, m.from.Id)})
+			return
+		}
+		core.received[m.from.Id] = m.seq
 		core.queue = append(core.queue, m)
 		j.schedule(ctx)
 	case flushNow:

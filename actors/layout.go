@@ -111,6 +111,8 @@ var panicHook func(env *messages.Envelope)
 var commitFaultHook atomic.Pointer[func()]
 
 func (a *layoutActor) Receive(ctx actor.Context) {
+	defer answerPanics(ctx)
+	injectFault("layout", ctx)
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
 		// A restarted Layout may have lost the Journal's word on writes

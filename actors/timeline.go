@@ -72,6 +72,8 @@ type timelineActor struct {
 }
 
 func (a *timelineActor) Receive(ctx actor.Context) {
+	defer answerPanics(ctx)
+	injectFault("timeline", ctx)
 	core := a.ref.timeline
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
