@@ -206,14 +206,7 @@ func TestNodeRemovalRepliesAfterTheAXSide(t *testing.T) {
 // TestJournalTellsEachWriterItsOwnCommits drives the Journal with two
 // writers and asserts the messages each one gets back.
 func TestJournalTellsEachWriterItsOwnCommits(t *testing.T) {
-	store, err := persistence.Open(t.TempDir(), persistence.Options{Logger: quiet()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	as := actor.NewActorSystem()
-	defer as.Shutdown()
-	ref := &canvasRef{id: "main", sys: &System{cfg: Config{Store: store, Logger: quiet()}}, journal: newJournalCore()}
+	_, as, ref := journalUnderTest(t)
 	a, b := &probe{}, &probe{}
 	pa := as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
 	pb := as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return b }))
@@ -245,14 +238,7 @@ func TestJournalTellsEachWriterItsOwnCommits(t *testing.T) {
 // shows as a gap in its writer's numbers: the Journal does not commit or
 // acknowledge past it, and asks the canvas to reload instead.
 func TestJournalGapAsksForAReload(t *testing.T) {
-	store, err := persistence.Open(t.TempDir(), persistence.Options{Logger: quiet()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	as := actor.NewActorSystem()
-	defer as.Shutdown()
-	ref := &canvasRef{id: "main", sys: &System{cfg: Config{Store: store, Logger: quiet()}}, journal: newJournalCore()}
+	store, as, ref := journalUnderTest(t)
 	writer := &probe{}
 	pw := as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return writer }))
 	parent := &parentProbe{child: actor.PropsFromProducer(func() actor.Actor { return &journalActor{ref: ref} }), spawned: make(chan *actor.PID, 1)}
@@ -287,4 +273,18 @@ func (p *parentProbe) Receive(ctx actor.Context) {
 		return
 	}
 	p.probe.Receive(ctx)
+}
+
+// journalUnderTest is a store, an actor system and a canvas handle for
+// driving a Journal by hand; both end with the test.
+func journalUnderTest(t *testing.T) (*persistence.Store, *actor.ActorSystem, *canvasRef) {
+	t.Helper()
+	store, err := persistence.Open(t.TempDir(), persistence.Options{Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	as := actor.NewActorSystem()
+	t.Cleanup(as.Shutdown)
+	return store, as, &canvasRef{id: "main", sys: &System{cfg: Config{Store: store, Logger: quiet()}}, journal: newJournalCore()}
 }

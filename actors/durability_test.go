@@ -317,15 +317,7 @@ func TestFaultsUnderConcurrentWriters(t *testing.T) {
 			ws := t.TempDir()
 			h := start(t, ws)
 			h.mustCall("", "node.add", `{"type":"markdown","title":"before"}`)
-			// A wait parked on a gate: it is answered by the gate or by a
-			// reload, never left to sit out its minute.
-			gate := h.mustCall("", "ax.approval.request", `{"title":"deploy"}`)["approvalGate"].(map[string]any)["id"].(string)
-			parked := make(chan error, 1)
-			go func() {
-				_, _, err := h.await(context.Background(), "ax.approval.get", gate, 60000)
-				parked <- err
-			}()
-			waitFor(t, "the await is parked", func() bool { return h.stat("gateWaiters") == 1 })
+			parked := parkOnGate(t, h)
 			events := followEvents(t, h)
 			fired := tc.plan.install(t)
 
@@ -454,4 +446,19 @@ func TestLayoutThatLosesACommitAsksAgain(t *testing.T) {
 	if got := h.mustCall("", "node.get", fmt.Sprintf(`{"id":%q}`, out["id"])); got["title"] != "only" {
 		t.Fatalf("read after the recovered write: %v", got)
 	}
+}
+
+// parkOnGate parks a minute-long wait on a new approval gate and returns
+// where its answer goes: the gate's decision, or a reload's "wait again",
+// never its deadline.
+func parkOnGate(t *testing.T, h *harness) <-chan error {
+	t.Helper()
+	gate := h.mustCall("", "ax.approval.request", `{"title":"deploy"}`)["approvalGate"].(map[string]any)["id"].(string)
+	parked := make(chan error, 1)
+	go func() {
+		_, _, err := h.await(context.Background(), "ax.approval.get", gate, 60000)
+		parked <- err
+	}()
+	waitFor(t, "the await is parked", func() bool { return h.stat("gateWaiters") == 1 })
+	return parked
 }

@@ -46,13 +46,7 @@ func TestFaultMatrix(t *testing.T) {
 			ws := t.TempDir()
 			h := start(t, ws)
 			h.mustCall("", "node.add", `{"type":"markdown","title":"before"}`)
-			gate := h.mustCall("", "ax.approval.request", `{"title":"deploy"}`)["approvalGate"].(map[string]any)["id"].(string)
-			parked := make(chan error, 1)
-			go func() {
-				_, _, err := h.await(context.Background(), "ax.approval.get", gate, 60000)
-				parked <- err
-			}()
-			waitFor(t, "the await is parked", func() bool { return h.stat("gateWaiters") == 1 })
+			parked := parkOnGate(t, h)
 			var seen, fired atomic.Int64
 			hook := func(name string, msg any) {
 				if name != row.actor || fmt.Sprintf("%T", msg) != row.kind {
