@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -264,14 +265,47 @@ func eventClass(name string) string {
 
 // notify follows the default canvas's event stream and sends
 // notifications/resources/updated for each subscribed resource an event
-// touches, once per event.
+// touches, once per event. A stream that ends (the subscriber fell behind,
+// the canvas reloaded) is resumed from the last event seen.
 func (s *Server) notify(ctx context.Context) {
-	sub, err := s.opts.Streamer.Subscribe(ctx, messages.SubscribeRequest{Canvas: s.opts.Caller.DefaultCanvas})
-	if err != nil {
-		s.opts.Logger.Warn("resource notifications are off: cannot follow the canvas events", "err", err)
-		return
+	var last *uint64
+	warned := false
+	for ctx.Err() == nil {
+		sub, err := s.opts.Streamer.Subscribe(ctx, messages.SubscribeRequest{Canvas: s.opts.Caller.DefaultCanvas, LastEventID: last})
+		if err != nil {
+			if !warned {
+				s.opts.Logger.Warn("resource notifications paused: cannot follow the canvas events; retrying", "err", err)
+				warned = true
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(notifyRetry):
+				continue
+			}
+		}
+		warned = false
+		if last == nil {
+			head := sub.Head
+			last = &head
+		}
+		for _, ev := range sub.Initial {
+			if sub.Resumed && ev.Name != "connected" {
+				s.send(ev)
+				seq := ev.Seq
+				last = &seq
+			}
+		}
+		s.follow(ctx, sub, &last)
+		sub.Close()
 	}
-	defer sub.Close()
+}
+
+// notifyRetry is the pause before following the event stream again.
+const notifyRetry = 200 * time.Millisecond
+
+// follow sends the notifications of sub's events until it ends or ctx does.
+func (s *Server) follow(ctx context.Context, sub *messages.Subscription, last **uint64) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -280,10 +314,17 @@ func (s *Server) notify(ctx context.Context) {
 			if !ok {
 				return
 			}
-			for _, uri := range s.touched(eventClass(ev.Name)) {
-				s.mcp.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": uri})
-			}
+			s.send(ev)
+			seq := ev.Seq
+			*last = &seq
 		}
+	}
+}
+
+// send notifies the subscribed resources one event touches.
+func (s *Server) send(ev *messages.StreamEvent) {
+	for _, uri := range s.touched(eventClass(ev.Name)) {
+		s.mcp.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": uri})
 	}
 }
 
