@@ -713,3 +713,20 @@ func TestWorkbenchFirstLoad(t *testing.T) {
 		return js(t, page2, `return document.querySelector(".canvas-viewport > div").style.transform`) == "matrix(0.5, 0, 0, 0.5, -500, -200)"
 	})
 }
+
+// A layout change arriving while a zoom animates does not cancel the zoom:
+// its viewport is still committed.
+func TestWorkbenchZoomSurvivesALayoutUpdate(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	p.must(200, "POST", "/api/canvas/viewport", `{"x":10,"y":10,"scale":1}`) // a saved view: no first-load fit
+	page := browsertest.Open(t, p.url+"/workbench", 1280, 800)
+	until(t, "the board", func() bool {
+		return js(t, page, `return String(!!document.querySelector('[aria-label="Zoom in"]'))`) == "true"
+	})
+	click(t, page, `[aria-label="Zoom in"]`, 1)
+	for i := 0; i < 5; i++ { // layout updates during the 300 ms animation
+		p.must(200, "POST", "/api/canvas/node", `{"type":"markdown","title":"during the zoom"}`)
+	}
+	until(t, "the committed zoom", func() bool { return p.state("")["viewport"].(map[string]any)["scale"] == 1.25 })
+}

@@ -162,6 +162,7 @@ function connect() {
       // Only the first layout of a connection moves the view. A canvas
       // whose viewport was never set opens fitted to its content (locally:
       // nothing is saved, so other viewers keep their view).
+      cancelAnimation(); // the view is replaced
       S.view = { ...(layout.viewport || S.view) };
       if (!S.loadedOnce && !savedViewport(layout.viewport)) initialFit();
       S.loadedOnce = true;
@@ -170,7 +171,8 @@ function connect() {
       document.getElementById("canvasBootstrap").classList.add("ready");
     }
     if (layout.theme) applyTheme(layout.theme);
-    cancelAnimation();
+    // A layout change does not move the view: a zoom or fit animating now
+    // goes on and commits its viewport (cancelling it here lost the zoom).
     render();
   });
   on("canvas-viewport-update", (d) => {
