@@ -169,7 +169,7 @@ func TestStreamTooFarBehindGetsFreshLayout(t *testing.T) {
 // kernel memory and a goroutine for as long as it lives; a client that
 // reads keeps receiving every change.
 func TestSlowSubscribersAreDropped(t *testing.T) {
-	p := startServer(t, "", "--sse-write-timeout", "300ms")
+	p := startServer(t, "", "--sse-write-timeout", "2s")
 	content := strings.Repeat("x", 2000)
 	for b := 0; b < 3; b++ {
 		var ops []string
