@@ -721,8 +721,9 @@ func TestWorkbenchZoomSurvivesALayoutUpdate(t *testing.T) {
 	p := startServer(t, "")
 	p.must(200, "POST", "/api/canvas/viewport", `{"x":10,"y":10,"scale":1}`) // a saved view: no first-load fit
 	page := browsertest.Open(t, p.url+"/workbench", 1280, 800)
-	until(t, "the board", func() bool {
-		return js(t, page, `return String(!!document.querySelector('[aria-label="Zoom in"]'))`) == "true"
+	// Synced: the first layout (which sets the view) has arrived.
+	until(t, "the synced board", func() bool {
+		return js(t, page, `const d = document.querySelector(".status-dot"); return d ? d.getAttribute("aria-label") : ""`) == "Canvas status: connected"
 	})
 	click(t, page, `[aria-label="Zoom in"]`, 1)
 	for i := 0; i < 5; i++ { // layout updates during the 300 ms animation
