@@ -405,24 +405,7 @@ func TestFaultsUnderConcurrentWriters(t *testing.T) {
 
 			// Acknowledged means on disk: reopen the store and look.
 			h.stop()
-			store, err := persistence.Open(ws, persistence.Options{Logger: quiet()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer store.Close()
-			state, _, err := store.LoadCanvas("main")
-			if err != nil {
-				t.Fatal(err)
-			}
-			for id, title := range acked {
-				n, ok := state.Nodes.Get(id)
-				if !ok {
-					t.Fatalf("acknowledged node %s (%s) is not on disk (%d acknowledged, errors %v)", id, title, len(acked), errs)
-				}
-				if n.Data["title"] != title {
-					t.Fatalf("node %s on disk has title %v; acknowledged %q", id, n.Data["title"], title)
-				}
-			}
+			nodesOnDisk(t, ws, acked)
 			t.Logf("%d acknowledged, all on disk; %d events in order; errors %v; stats %+v", len(acked), len(seqs), errs, st)
 		})
 	}
@@ -461,4 +444,30 @@ func parkOnGate(t *testing.T, h *harness) <-chan error {
 	}()
 	waitFor(t, "the await is parked", func() bool { return h.stat("gateWaiters") == 1 })
 	return parked
+}
+
+// nodesOnDisk reopens the store of ws and fails unless every acknowledged
+// node (id -> title) is on disk with its title; it returns the store
+// (closed with the test) for further checks.
+func nodesOnDisk(t *testing.T, ws string, acked map[string]string) *persistence.Store {
+	t.Helper()
+	store, err := persistence.Open(ws, persistence.Options{Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	state, _, err := store.LoadCanvas("main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, title := range acked {
+		n, ok := state.Nodes.Get(id)
+		if !ok {
+			t.Fatalf("acknowledged node %s (%s) is not on disk (%d acknowledged)", id, title, len(acked))
+		}
+		if n.Data["title"] != title {
+			t.Fatalf("node %s on disk has title %v; acknowledged %q", id, n.Data["title"], title)
+		}
+	}
+	return store
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
-	"github.com/pmxcanvas/pmx-canvas/persistence"
 )
 
 // The fault matrix: each canvas actor panics at each kind of message it
@@ -151,20 +150,7 @@ func TestFaultMatrix(t *testing.T) {
 
 			// Acknowledged means on disk.
 			h.stop()
-			store, err := persistence.Open(ws, persistence.Options{Logger: quiet()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer store.Close()
-			state, _, err := store.LoadCanvas("main")
-			if err != nil {
-				t.Fatal(err)
-			}
-			for id, title := range nodes {
-				if n, ok := state.Nodes.Get(id); !ok || n.Data["title"] != title {
-					t.Fatalf("acknowledged node %s (%s) is not on disk", id, title)
-				}
-			}
+			store := nodesOnDisk(t, ws, nodes)
 			loaded, err := store.LoadAX("main")
 			if err != nil {
 				t.Fatal(err)

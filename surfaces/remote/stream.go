@@ -104,20 +104,5 @@ type Health struct {
 
 // Probe asks base for /health within timeout.
 func Probe(ctx context.Context, base string, timeout time.Duration) (*Health, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(base, "/")+"/health", nil)
-	if err != nil {
-		return nil, err
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	var h Health
-	if res.StatusCode/100 != 2 || json.NewDecoder(res.Body).Decode(&h) != nil || !h.OK {
-		return nil, ErrNotPMX
-	}
-	return &h, nil
+	return ProbeToken(ctx, base, "", timeout)
 }
