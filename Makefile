@@ -86,6 +86,8 @@ bench: build
 	@echo "== event-stream fan-out: 100 and 1,000 subscribers, 200 writes" | tee -a $(BENCHOUT)
 	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -fanout 100 -n 200 -label fan100 | tee -a $(BENCHOUT)
 	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -fanout 1000 -n 200 -label fan1000 | tee -a $(BENCHOUT)
+	@echo "== resident memory with 10,000 nodes (after seeding, and idle)" | tee -a $(BENCHOUT)
+	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -seed 10000 -rss -label rss10k | tee -a $(BENCHOUT)
 	@echo "== startup and idle memory" | tee -a $(BENCHOUT)
 	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -startup 10 | tee -a $(BENCHOUT)
 	@echo "== micro benchmarks" | tee -a $(BENCHOUT)

@@ -48,6 +48,7 @@ type config struct {
 	jsonOut  bool
 	startups int
 	seed     int
+	rss      bool
 	readers  int
 	readOp   string
 	readWait time.Duration
@@ -72,6 +73,7 @@ func main() {
 	flag.StringVar(&cfg.label, "label", "", "label printed with the results")
 	flag.BoolVar(&cfg.jsonOut, "json", false, "print results as JSON lines")
 	flag.IntVar(&cfg.seed, "seed", 0, "first add this many nodes (in batches of 500)")
+	flag.BoolVar(&cfg.rss, "rss", false, "memory mode: after -seed, report the server's resident memory at once and once idle (3 s)")
 	flag.IntVar(&cfg.readers, "readers", 0, "clients reading concurrently with the writers (reported separately)")
 	flag.StringVar(&cfg.readOp, "read-op", "state.get", "what the readers do: state.get | search.get")
 	flag.DurationVar(&cfg.readWait, "read-interval", 0, "each reader's pause between reads (0: back to back)")
@@ -120,6 +122,9 @@ func run(cfg config) error {
 		if err := seedBatches(client, url, cfg.seed); err != nil {
 			return err
 		}
+	}
+	if cfg.rss {
+		return rssReport(cfg, pid)
 	}
 	if cfg.growth > 0 {
 		return growth(cfg, client, url)
@@ -481,14 +486,33 @@ func startup(cfg config) error {
 	return nil
 }
 
+// rssReport prints the server's resident memory right after seeding and
+// once it has been idle for 3 s (all of it, and the anonymous part: the
+// heap and stacks without the mapped binary).
+func rssReport(cfg config, pid int) error {
+	if pid == 0 {
+		return fmt.Errorf("-rss needs the server started by pmx-bench (no -url)")
+	}
+	after, afterAnon := procKiB(pid, "VmRSS:"), procKiB(pid, "RssAnon:")
+	time.Sleep(3 * time.Second)
+	idle, idleAnon := procKiB(pid, "VmRSS:"), procKiB(pid, "RssAnon:")
+	mib := func(k int) float64 { return float64(k) / 1024 }
+	fmt.Printf("%-10s nodes=%d  RSS after seeding %.1f MiB (anon %.1f)  idle 3s %.1f MiB (anon %.1f)\n",
+		cfg.label, cfg.seed, mib(after), mib(afterAnon), mib(idle), mib(idleAnon))
+	return nil
+}
+
 // residentKiB reads VmRSS from /proc.
-func residentKiB(pid int) int {
+func residentKiB(pid int) int { return procKiB(pid, "VmRSS:") }
+
+// procKiB reads one kB field of /proc/<pid>/status.
+func procKiB(pid int, field string) int {
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(raw), "\n") {
-		if strings.HasPrefix(line, "VmRSS:") {
+		if strings.HasPrefix(line, field) {
 			f := strings.Fields(line)
 			n, _ := strconv.Atoi(f[1])
 			return n

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pmxcanvas/pmx-canvas/internal/memtrim"
 	"io"
 	"log/slog"
 	"net"
@@ -228,6 +229,9 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 			return fmt.Errorf("failed to start PMX Canvas: --theme: %w", err)
 		}
 	}
+	trimCtx, stopTrim := context.WithCancel(context.Background())
+	defer stopTrim()
+	go memtrim.Run(trimCtx, memtrim.Default)
 	url := "http://localhost:" + strconv.Itoa(srv.Addr().(*net.TCPAddr).Port)
 	printBanner(stderr, url, srv.Workspace)
 	if o.webview {
