@@ -59,12 +59,16 @@ var readHandlers = map[string]readHandler{
 			}
 			limit = *in.Limit
 		}
-		all := canvas.Search(s, in.Q, 0)
+		q := in.Q
+		if q == "" && in.Query != nil {
+			q = *in.Query
+		}
+		all := canvas.Search(s, q, 0)
 		results := all
 		if limit > 0 && len(results) > limit {
 			results = results[:limit]
 		}
-		return map[string]any{"results": results, "query": strings.TrimSpace(in.Q), "resultCount": len(all)}, nil
+		return map[string]any{"results": results, "query": strings.TrimSpace(q), "resultCount": len(all)}, nil
 	},
 	"history.get": func(s *canvas.State, _ *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
 		return s.History.View(time.Local, s.Revision), nil

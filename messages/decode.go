@@ -47,8 +47,10 @@ func typeWord(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.Bool:
 		return "a boolean"
-	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint64, reflect.Uint32, reflect.Uint:
+	case reflect.Float32, reflect.Float64:
 		return "a number"
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Uint64, reflect.Uint32, reflect.Uint:
+		return "an integer"
 	case reflect.String:
 		return "a string"
 	case reflect.Slice, reflect.Array:
@@ -65,14 +67,16 @@ func typeWord(t reflect.Type) string {
 func (op *Op) DecodeInput(raw json.RawMessage) (any, *Error) {
 	in := op.NewInput()
 	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return in, nil
+	if len(raw) > 0 {
+		if raw[0] != '{' {
+			return nil, InvalidJSON("invalid input for %s: the body must be a JSON object", op.Name)
+		}
+		if err := json.Unmarshal(raw, in); err != nil {
+			return nil, decodeError(op.Name, err)
+		}
 	}
-	if raw[0] != '{' {
-		return nil, InvalidJSON("invalid input for %s: the body must be a JSON object", op.Name)
-	}
-	if err := json.Unmarshal(raw, in); err != nil {
-		return nil, decodeError(op.Name, err)
+	if err := op.checkRequired(in); err != nil {
+		return nil, err
 	}
 	return in, nil
 }

@@ -66,12 +66,12 @@ type SizeInput struct {
 // Geometry is the position/size input shared by node creation and update:
 // flat x,y,width,height, or the object forms position and size. Flat keys win.
 type Geometry struct {
-	X        *float64    `json:"x"`
-	Y        *float64    `json:"y"`
-	Width    *float64    `json:"width"`
-	Height   *float64    `json:"height"`
-	Position *PointInput `json:"position"`
-	Size     *SizeInput  `json:"size"`
+	X        *float64    `json:"x" doc:"World X; auto-placed unless both x and y are given."`
+	Y        *float64    `json:"y" doc:"World Y; auto-placed unless both x and y are given."`
+	Width    *float64    `json:"width" doc:"Frame width (defaults by type: markdown 640, html 720, mcp-app 960, image 480, ledger 420, webpage 520, others 360)."`
+	Height   *float64    `json:"height" doc:"Frame height (defaults by type: markdown 420, html 640, mcp-app 600, image 360, ledger 280, webpage 420, others 200)."`
+	Position *PointInput `json:"position" doc:"Object form {x, y}; top-level x/y win."`
+	Size     *SizeInput  `json:"size" doc:"Object form {width, height}; top-level width/height win."`
 }
 
 // XY returns the effective x and y (flat keys first, then position).
@@ -104,117 +104,130 @@ func (g *Geometry) WH() (w, h *float64) {
 
 // TraceFields are the trace node's top-level string fields, copied into data.
 type TraceFields struct {
-	ToolName      *string `json:"toolName"`
-	Category      *string `json:"category"`
-	Status        *string `json:"status"`
-	Duration      *string `json:"duration"`
-	ResultSummary *string `json:"resultSummary"`
-	Error         *string `json:"error"`
+	ToolName      *string `json:"toolName" doc:"Trace nodes: the tool or operation label."`
+	Category      *string `json:"category" doc:"Trace nodes: mcp, file, subagent or other."`
+	Status        *string `json:"status" doc:"Trace nodes: running, success or failed."`
+	Duration      *string `json:"duration" doc:"Trace nodes: duration badge text."`
+	ResultSummary *string `json:"resultSummary" doc:"Trace nodes: one-line result summary."`
+	Error         *string `json:"error" doc:"Trace nodes: error message."`
 }
 
 // HTMLFields are the html node's top-level fields. Html is untyped so the
 // domain can answer with the reference's own message for a non-string.
 type HTMLFields struct {
-	HTML            any            `json:"html"`
-	Summary         *string        `json:"summary"`
-	AgentSummary    *string        `json:"agentSummary"`
-	Description     *string        `json:"description"`
-	Presentation    any            `json:"presentation"`
-	SlideTitles     []any          `json:"slideTitles"`
-	EmbeddedNodeIDs []any          `json:"embeddedNodeIds"`
-	EmbeddedURLs    []any          `json:"embeddedUrls"`
-	AxCapabilities  map[string]any `json:"axCapabilities"`
+	HTML            any            `json:"html" doc:"Html nodes: the document or fragment (a string)." type:"string"`
+	Summary         *string        `json:"summary" doc:"Html nodes: agent-readable summary (data.summary)."`
+	AgentSummary    *string        `json:"agentSummary" doc:"Html nodes: explicit agent summary (data.agentSummary)."`
+	Description     *string        `json:"description" doc:"Html nodes: short description for search and context."`
+	Presentation    any            `json:"presentation" doc:"Html nodes: true marks a fullscreen deck." type:"boolean"`
+	SlideTitles     []any          `json:"slideTitles" doc:"Html nodes: slide titles (an array)."`
+	EmbeddedNodeIDs []any          `json:"embeddedNodeIds" doc:"Html nodes: ids of the nodes the surface represents (an array)."`
+	EmbeddedURLs    []any          `json:"embeddedUrls" doc:"Html nodes: URLs the surface represents (an array)."`
+	AxCapabilities  map[string]any `json:"axCapabilities" doc:"Html nodes: opt into AX interactions {enabled, allowed[]}."`
 }
 
 // NodeAddInput is the input of node.add (POST /api/canvas/node).
 type NodeAddInput struct {
-	Type       string         `json:"type"`
-	Title      *string        `json:"title"`
-	Content    *string        `json:"content"`
-	Data       map[string]any `json:"data"`
-	StrictSize *bool          `json:"strictSize"`
+	Type       string         `json:"type" doc:"Node type to create." enum:"nodeTypes" pmx:"required,handler"`
+	Title      *string        `json:"title" doc:"Node title."`
+	Content    *string        `json:"content" doc:"Body: markdown text, a file path (file), an image path, URL or data URI (image), or the URL (webpage, when url is absent)."`
+	Data       map[string]any `json:"data" doc:"Extra node data (an object) merged into the node's data."`
+	StrictSize *bool          `json:"strictSize" doc:"Keep the given width and height; overflowing content scrolls instead of the frame growing."`
 	Geometry
 	TraceFields
 	HTMLFields
 
 	// Path is the image node's alias for content.
-	Path *string `json:"path"`
+	Path *string `json:"path" doc:"Image nodes: used as the content when content is absent."`
 	// URL is the webpage node's address (content is the fallback).
-	URL *string `json:"url"`
+	URL *string `json:"url" doc:"Webpage nodes: the page URL (preferred over content)."`
 	// Primitive and Kind select an html primitive.
-	Primitive *string `json:"primitive"`
-	Kind      *string `json:"kind"`
+	Primitive *string `json:"primitive" doc:"Html nodes: an HTML primitive kind to generate (not available yet)."`
+	Kind      *string `json:"kind" doc:"Alias of primitive."`
 
 	// Group creation fields.
-	Children    any     `json:"children"`
-	ChildIDs    any     `json:"childIds"`
-	ChildLayout *string `json:"childLayout"`
-	Color       *string `json:"color"`
+	Children    any     `json:"children" doc:"Group nodes: member ids (alias of childIds, read first)." type:"array"`
+	ChildIDs    any     `json:"childIds" doc:"Group nodes: member ids; they must exist and must not be groups." type:"array"`
+	ChildLayout *string `json:"childLayout" doc:"Group nodes: pack the members in this layout; omit to keep their positions." enum:"childLayouts"`
+	Color       *string `json:"color" doc:"Group nodes: frame accent colour."`
 
-	// Full and Verbose shape MCP output only; HTTP ignores them.
-	Full    *bool `json:"full"`
-	Verbose *bool `json:"verbose"`
+	OutputShape
+}
+
+// OutputShape selects the MCP tools' node rendering; the operation itself
+// ignores it (HTTP always answers the full node).
+type OutputShape struct {
+	Full    *bool `json:"full" doc:"true returns the full node payload (with data) instead of the compact one."`
+	Verbose *bool `json:"verbose" doc:"Same as full:true."`
 }
 
 // NodeGetInput is the input of node.get (GET /api/canvas/node/:id).
 type NodeGetInput struct {
-	ID           string `json:"id"`
-	IncludeBlobs *bool  `json:"includeBlobs"`
+	ID           string `json:"id" doc:"Node id." pmx:"required"`
+	IncludeBlobs *bool  `json:"includeBlobs" doc:"Ignored: node reads always include large app payloads."`
+	OutputShape
 }
 
 // NodeUpdateInput is the input of node.update (PATCH /api/canvas/node/:id).
 type NodeUpdateInput struct {
-	ID string `json:"id"`
+	ID string `json:"id" doc:"Node to patch." pmx:"required"`
 	Geometry
 	TraceFields
-	Type           *string        `json:"type"`
-	Title          *string        `json:"title"`
-	Content        *string        `json:"content"`
-	Data           map[string]any `json:"data"`
-	Collapsed      *bool          `json:"collapsed"`
-	Pinned         *LooseBool     `json:"pinned"`
-	DockPosition   Opt[string]    `json:"dockPosition"`
-	ArrangeLocked  *bool          `json:"arrangeLocked"`
-	StrictSize     *bool          `json:"strictSize"`
-	HTML           any            `json:"html"`
-	URL            *string        `json:"url"`
-	AxCapabilities map[string]any `json:"axCapabilities"`
-	Children       any            `json:"children"`
-	ChildIDs       any            `json:"childIds"`
-	Refresh        *bool          `json:"refresh"`
+	Type           *string        `json:"type" mcp:"-"`
+	Title          *string        `json:"title" doc:"New title."`
+	Content        *string        `json:"content" doc:"New content text."`
+	Data           map[string]any `json:"data" doc:"Extra node data (an object) merged into the node's data."`
+	Spec           map[string]any `json:"spec" doc:"Replacement json-render spec or graph payload (graph and json-render nodes)."`
+	GraphType      *string        `json:"graphType" doc:"Graph nodes: new chart kind."`
+	XKey           *string        `json:"xKey" doc:"Graph nodes: x key."`
+	YKey           *string        `json:"yKey" doc:"Graph nodes: y key."`
+	ChartHeight    *float64       `json:"chartHeight" doc:"Graph nodes: plot height (not the frame height)."`
+	Collapsed      *bool          `json:"collapsed" doc:"Collapse or expand."`
+	Pinned         *LooseBool     `json:"pinned" doc:"Pin flag (pinned nodes stay put on arrange); not a context pin."`
+	DockPosition   Opt[string]    `json:"dockPosition" doc:"left or right docks the node into a side column; null undocks it." enum:"dockPositions"`
+	ArrangeLocked  *bool          `json:"arrangeLocked" doc:"Keep the node out of auto-arrange."`
+	StrictSize     *bool          `json:"strictSize" doc:"Keep the given width and height; overflowing content scrolls."`
+	HTML           any            `json:"html" doc:"Html nodes: replacement document (a string)."`
+	URL            *string        `json:"url" doc:"Webpage nodes: new URL."`
+	AxCapabilities map[string]any `json:"axCapabilities" doc:"AX interaction opt-in {enabled, allowed[]}, merged into the node's data."`
+	Children       any            `json:"children" doc:"Group nodes: replacement member list."`
+	ChildIDs       any            `json:"childIds" doc:"Group nodes: alias of children."`
+	Refresh        *bool          `json:"refresh" doc:"Webpage nodes: true re-fetches the page instead of patching (not available yet)."`
+	OutputShape
 }
 
 // NodeRemoveInput is the input of node.remove (DELETE /api/canvas/node/:id).
 type NodeRemoveInput struct {
-	ID string `json:"id"`
+	ID string `json:"id" doc:"Node to delete (its edges go too)." pmx:"required"`
 }
 
 // LayoutGetInput is the input of layout.get (GET /api/canvas/state).
 type LayoutGetInput struct {
-	IncludeBlobs *bool `json:"includeBlobs"`
+	IncludeBlobs *bool `json:"includeBlobs" doc:"Ignored: layout reads always include large app payloads."`
 	// View "agent" returns the layout as agents read it (MCP layout reads):
 	// annotations as context summaries plus the canvas summary, all from one
 	// state. Absent or empty: the HTTP layout.
-	View *string `json:"view"`
+	View *string `json:"view" mcp:"-"`
+	OutputShape
 }
 
 // EdgeAddInput is the input of edge.add (POST /api/canvas/edge).
 type EdgeAddInput struct {
-	Type       string     `json:"type"`
-	From       *string    `json:"from"`
-	FromSearch *string    `json:"fromSearch"`
-	To         *string    `json:"to"`
-	ToSearch   *string    `json:"toSearch"`
-	Label      *string    `json:"label"`
-	Style      *string    `json:"style"`
-	Animated   *LooseBool `json:"animated"`
+	Type       string     `json:"type" doc:"flow: sequence, depends-on: dependency, relation: generic link, references: cross-reference." enum:"edgeTypes" pmx:"required,handler"`
+	From       *string    `json:"from" doc:"Source node id."`
+	FromSearch *string    `json:"fromSearch" doc:"Find the source by title or content instead of id."`
+	To         *string    `json:"to" doc:"Target node id."`
+	ToSearch   *string    `json:"toSearch" doc:"Find the target by title or content instead of id."`
+	Label      *string    `json:"label" doc:"Edge label."`
+	Style      *string    `json:"style" doc:"Stroke style." enum:"edgeStyles"`
+	Animated   *LooseBool `json:"animated" doc:"Animated stroke."`
 }
 
 // EdgeRemoveInput is the input of edge.remove (DELETE /api/canvas/edge). The
 // legacy edge_id wins over id.
 type EdgeRemoveInput struct {
-	EdgeID *string `json:"edge_id"`
-	ID     *string `json:"id"`
+	EdgeID *string `json:"edge_id" doc:"Legacy alias of id; wins when both are given."`
+	ID     *string `json:"id" doc:"Edge id."`
 }
 
 // TargetID returns the edge id to remove.

@@ -4,33 +4,34 @@ import "encoding/json"
 
 // GroupCreateInput is the input of group.create (POST /api/canvas/group).
 type GroupCreateInput struct {
-	Title       *string  `json:"title"`
-	ChildIDs    []string `json:"childIds"`
-	Color       *string  `json:"color"`
-	X           *float64 `json:"x"`
-	Y           *float64 `json:"y"`
-	Width       *float64 `json:"width"`
-	Height      *float64 `json:"height"`
-	ChildLayout *string  `json:"childLayout"`
+	Title       *string  `json:"title" doc:"Group title (default \"Group\")."`
+	ChildIDs    []string `json:"childIds" doc:"Members; every id must exist. The frame fits them unless x/y/width/height are given."`
+	Color       *string  `json:"color" doc:"Frame accent colour (CSS)."`
+	X           *float64 `json:"x" doc:"Frame X (computed from the members when absent)."`
+	Y           *float64 `json:"y" doc:"Frame Y (computed from the members when absent)."`
+	Width       *float64 `json:"width" doc:"Frame width (computed when absent)."`
+	Height      *float64 `json:"height" doc:"Frame height (computed when absent)."`
+	ChildLayout *string  `json:"childLayout" doc:"Pack the members in this layout; omit to keep their positions." enum:"childLayouts"`
+	OutputShape
 }
 
 // GroupAddInput is the input of group.add (POST /api/canvas/group/add).
 type GroupAddInput struct {
-	GroupID     string   `json:"groupId"`
-	ChildIDs    []string `json:"childIds"`
-	ChildLayout *string  `json:"childLayout"`
+	GroupID     string   `json:"groupId" doc:"Existing group node id." pmx:"required,handler"`
+	ChildIDs    []string `json:"childIds" doc:"Nodes to move into the group." pmx:"required,handler"`
+	ChildLayout *string  `json:"childLayout" doc:"Pack the members in this layout while grouping." enum:"childLayouts"`
 }
 
 // GroupRemoveInput is the input of group.remove (POST /api/canvas/group/ungroup).
 type GroupRemoveInput struct {
-	GroupID string `json:"groupId"`
+	GroupID string `json:"groupId" doc:"Group to empty." pmx:"required,handler"`
 }
 
 // PinSetInput is the input of pin.set (POST /api/canvas/context-pins).
 type PinSetInput struct {
-	NodeIDs []string `json:"nodeIds"`
+	NodeIDs []string `json:"nodeIds" doc:"Node ids." pmx:"required"`
 	// Mode is set (default), add or remove.
-	Mode *string `json:"mode"`
+	Mode *string `json:"mode" doc:"set (default) replaces the pins, add appends, remove unpins." enum:"pinModes"`
 }
 
 // EmptyInput is the input of operations that take none.
@@ -38,8 +39,9 @@ type EmptyInput struct{}
 
 // SearchInput is the input of search (GET /api/canvas/search).
 type SearchInput struct {
-	Q     string `json:"q"`
-	Limit *int   `json:"limit"`
+	Q     string  `json:"q" doc:"Keywords (the HTTP name); wins over query."`
+	Query *string `json:"query" doc:"Keywords (the MCP tools' name for q)."`
+	Limit *int    `json:"limit" doc:"Most results to return (all when absent); resultCount counts every match." min:"1"`
 }
 
 // ViewportInput is the input of viewport.set (POST /api/canvas/viewport).
@@ -52,22 +54,22 @@ type ViewportInput struct {
 
 // FocusInput is the input of node.focus (POST /api/canvas/focus).
 type FocusInput struct {
-	ID    string `json:"id"`
-	NoPan *bool  `json:"noPan"`
+	ID    string `json:"id" doc:"Node to focus." pmx:"required,handler"`
+	NoPan *bool  `json:"noPan" doc:"true raises the node without moving the view."`
 }
 
 // FitInput is the input of view.fit (POST /api/canvas/fit).
 type FitInput struct {
-	Width    *float64 `json:"width"`
-	Height   *float64 `json:"height"`
-	Padding  *float64 `json:"padding"`
-	MaxScale *float64 `json:"maxScale"`
-	NodeIDs  []string `json:"nodeIds"`
+	Width    *float64 `json:"width" doc:"Screen width the fit assumes (default 1440)."`
+	Height   *float64 `json:"height" doc:"Screen height the fit assumes (default 900)."`
+	Padding  *float64 `json:"padding" doc:"World-space padding (default 60)."`
+	MaxScale *float64 `json:"maxScale" doc:"Zoom cap (default 1)."`
+	NodeIDs  []string `json:"nodeIds" doc:"Fit only these nodes (all when absent or empty)."`
 }
 
 // ArrangeInput is the input of arrange (POST /api/canvas/arrange).
 type ArrangeInput struct {
-	Layout *string `json:"layout"`
+	Layout *string `json:"layout" doc:"grid (default), column (vertical stack) or flow (horizontal row)." enum:"childLayouts"`
 }
 
 // ThemeSetInput is the input of theme.set (POST /api/canvas/theme).
@@ -93,30 +95,30 @@ type UpdateInput struct {
 
 // SnapshotListInput is the input of snapshot.list (GET /api/canvas/snapshots).
 type SnapshotListInput struct {
-	Limit  *int    `json:"limit"`
-	Q      *string `json:"q"`
-	Query  *string `json:"query"`
-	Before *string `json:"before"`
-	After  *string `json:"after"`
-	All    *bool   `json:"all"`
+	Limit  *int    `json:"limit" doc:"Most snapshots to list (default 20)."`
+	Q      *string `json:"q" doc:"Alias of query; wins when both are strings."`
+	Query  *string `json:"query" doc:"Case-insensitive filter on id or name."`
+	Before *string `json:"before" doc:"Only snapshots created at or before this ISO time."`
+	After  *string `json:"after" doc:"Only snapshots created at or after this ISO time."`
+	All    *bool   `json:"all" doc:"true lists every snapshot (no limit)."`
 }
 
 // SnapshotSaveInput is the input of snapshot.save (POST /api/canvas/snapshots).
 type SnapshotSaveInput struct {
-	Name string `json:"name"`
+	Name string `json:"name" doc:"Snapshot name (save; required there)."`
 }
 
 // SnapshotGCInput is the input of snapshot.gc (POST /api/canvas/snapshots/gc).
 // keep may be a number or a numeric string, as in the reference.
 type SnapshotGCInput struct {
-	Keep       any   `json:"keep"`
-	DryRun     *bool `json:"dryRun"`
-	DryRunDash *bool `json:"dry-run"`
+	Keep       any   `json:"keep" doc:"Newest snapshots to keep (default 20)." type:"number"`
+	DryRun     *bool `json:"dryRun" doc:"Report what would be deleted without deleting."`
+	DryRunDash *bool `json:"dry-run" mcp:"-"`
 }
 
 // SnapshotRefInput names a snapshot by id or name (path parameter).
 type SnapshotRefInput struct {
-	ID string `json:"id"`
+	ID string `json:"id" doc:"Ignored: use snapshot." pmx:"required"`
 }
 
 // SnapshotDiffQueryInput is the input of snapshot.diff.query
@@ -136,7 +138,8 @@ type BatchOp struct {
 // BatchInput is the input of canvas.batch (POST /api/canvas/batch). A bare
 // JSON array body is taken as the operations.
 type BatchInput struct {
-	Operations []BatchOp `json:"operations"`
+	Operations []BatchOp `json:"operations" doc:"The entries, run in order." pmx:"required"`
+	OutputShape
 }
 
 // AnnotationAddInput is the input of annotation.add (POST /api/canvas/annotation).
@@ -152,7 +155,7 @@ type AnnotationAddInput struct {
 
 // IDInput names an object by the :id path parameter.
 type IDInput struct {
-	ID string `json:"id"`
+	ID string `json:"id" doc:"Annotation id." pmx:"required,handler"`
 }
 
 // ExportInput is the input of canvas.export (GET /api/canvas/export).

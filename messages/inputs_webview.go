@@ -4,31 +4,31 @@ package messages
 type WebviewStartInput struct {
 	// Backend is "chrome" (the default and the only one this build
 	// drives).
-	Backend *string `json:"backend"`
+	Backend *string `json:"backend" enum:"webviewBackends" doc:"Browser engine: chrome (the only one this server drives; webkit is refused)."`
 	// Width and Height are the viewport; missing or not positive means
 	// 1280 × 800.
-	Width  *float64 `json:"width"`
-	Height *float64 `json:"height"`
+	Width  *float64 `json:"width" doc:"Viewport width (default 1280)."`
+	Height *float64 `json:"height" doc:"Viewport height (default 800)."`
 	// ChromePath is the browser binary; empty means the one found on PATH.
-	ChromePath *string `json:"chromePath"`
+	ChromePath *string `json:"chromePath" doc:"Chrome or Chromium binary to use."`
 	// ChromeArgv are extra browser switches, e.g. ["--disable-gpu"].
-	ChromeArgv []string `json:"chromeArgv"`
+	ChromeArgv []string `json:"chromeArgv" doc:"Extra browser command-line flags."`
 	// DataStoreDir is a browser profile directory inside the workspace;
 	// empty means a temporary profile.
-	DataStoreDir *string `json:"dataStoreDir"`
+	DataStoreDir *string `json:"dataStoreDir" doc:"Persistent profile directory; must resolve inside the workspace."`
 }
 
 // WebviewEvaluateInput is the input of webview.evaluate: exactly one of the
 // two fields.
 type WebviewEvaluateInput struct {
-	Expression *string `json:"expression"`
-	Script     *string `json:"script"`
+	Expression *string `json:"expression" doc:"One JavaScript expression."`
+	Script     *string `json:"script" doc:"Several statements, run as an async function body; its return value is reported."`
 }
 
 // WebviewResizeInput is the input of webview.resize.
 type WebviewResizeInput struct {
-	Width  *float64 `json:"width"`
-	Height *float64 `json:"height"`
+	Width  *float64 `json:"width" doc:"Viewport width in pixels (> 0)." pmx:"required"`
+	Height *float64 `json:"height" doc:"Viewport height in pixels (> 0)." pmx:"required"`
 }
 
 // WebviewScreenshotInput is the input of webview.screenshot.

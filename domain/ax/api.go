@@ -277,10 +277,7 @@ func PolicyAction(name string) string { return "policy:" + name }
 // --- Interaction envelope ---
 
 // InteractionTypes are the 12 envelope types.
-var InteractionTypes = []string{
-	"ax.event.record", "ax.steer", "ax.work.create", "ax.work.update", "ax.evidence.add", "ax.approval.request",
-	"ax.approval.resolve", "ax.review.add", "ax.focus.set", "ax.command.invoke", "ax.elicitation.request", "ax.mode.request",
-}
+var InteractionTypes = messages.InteractionTypes
 
 // Surfaces are the accepted sourceSurface values; the first three are
 // sandboxed (scoped) surfaces.

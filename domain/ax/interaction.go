@@ -21,7 +21,7 @@ var ActorKinds = []string{"human", "agent", "system"}
 
 // envelopeSurfaces is Surfaces in the reference's schema order (for the
 // error text).
-var envelopeSurfaces = []string{"native-node", "json-render", "html-node", "mcp-app", "adapter"}
+var envelopeSurfaces = messages.InteractionSurfaces
 
 // Interaction rejection codes (ax.md §8.2).
 const (

@@ -9,25 +9,24 @@
 // and Timeline actors call into it and own the results.
 package ax
 
-// Sources are the AX source labels (who acted).
-var Sources = []string{"agent", "api", "browser", "cli", "codex", "copilot", "mcp", "sdk", "system"}
+import "github.com/pmxcanvas/pmx-canvas/messages"
 
-// Enumerations.
+// The AX enumerations are declared once in messages (the schemas and every
+// surface print the same lists).
 var (
-	WorkStatuses     = []string{"todo", "in-progress", "blocked", "done", "cancelled"}
-	OpenWorkStatuses = []string{"todo", "in-progress", "blocked"}
-	ReviewKinds      = []string{"comment", "finding"}
-	Severities       = []string{"info", "warning", "error"}
-	ReviewStatuses   = []string{"open", "resolved", "dismissed"}
-	AnchorTypes      = []string{"node", "file", "region"}
-	Decisions        = []string{"approved", "rejected"}
-	Modes            = []string{"plan", "execute", "autonomous"}
-	EventKinds       = []string{"prompt", "assistant-message", "tool-start", "tool-result", "failure", "approval", "steering", "command", "note"}
-	// InteractionEventKinds are the event kinds a node interaction (and the
-	// MCP tool) may record: EventKinds without command and note.
-	InteractionEventKinds = []string{"prompt", "assistant-message", "tool-start", "tool-result", "failure", "approval", "steering"}
-	EvidenceKinds         = []string{"logs", "tool-result", "screenshot", "file", "diff", "test-output"}
-	ActivityKinds         = []string{"tool-start", "tool-result", "failure", "error", "session-start", "session-end", "command", "note"}
+	Sources               = messages.Sources
+	WorkStatuses          = messages.WorkStatuses
+	OpenWorkStatuses      = messages.OpenWorkStatuses
+	ReviewKinds           = messages.ReviewKinds
+	Severities            = messages.Severities
+	ReviewStatuses        = messages.ReviewStatuses
+	AnchorTypes           = messages.AnchorTypes
+	Decisions             = messages.Decisions
+	Modes                 = messages.Modes
+	EventKinds            = messages.EventKinds
+	InteractionEventKinds = messages.InteractionEventKinds
+	EvidenceKinds         = messages.EvidenceKinds
+	ActivityKinds         = messages.ActivityKinds
 )
 
 // Focus is what the human (or an agent) is looking at: canvas-bound, one per

@@ -9,7 +9,7 @@ import (
 )
 
 // ArrangeLayouts are the layouts arrange accepts; the first is the default.
-var ArrangeLayouts = []string{"grid", "column", "flow"}
+var ArrangeLayouts = messages.ArrangeLayouts
 
 // Arrange geometry. Column and flow stack nodes from the start point with
 // ArrangeGap between them. Grid packs "units" (a node, or a group frame

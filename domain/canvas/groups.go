@@ -21,7 +21,7 @@ const (
 )
 
 // ChildLayouts are the accepted childLayout values.
-var ChildLayouts = []string{"grid", "column", "flow"}
+var ChildLayouts = messages.ChildLayouts
 
 // A node belongs to at most one group: data.parentGroup names it, and the
 // group's data.children lists it. Groups do not nest (a group is never a

@@ -8,7 +8,7 @@ import (
 )
 
 // NodeTypes are the types node.add accepts, in the reference's order.
-var NodeTypes = []string{"markdown", "status", "context", "ledger", "trace", "file", "image", "mcp-app", "webpage", "html", "group"}
+var NodeTypes = messages.NodeTypes
 
 // StoredTypes are every type a stored node may have.
 var StoredTypes = append(append([]string{}, NodeTypes...), "json-render", "graph", "prompt", "response")
@@ -182,9 +182,10 @@ func buildNodeData(typ string, in *messages.NodeAddInput) (map[string]any, *mess
 		if u == nil || *u == "" {
 			u = content
 		}
-		if u != nil && *u != "" {
-			data["url"] = strings.TrimSpace(*u)
+		if u == nil || strings.TrimSpace(*u) == "" {
+			return nil, messages.BadRequest("Webpage nodes require a non-empty URL.")
 		}
+		data["url"] = strings.TrimSpace(*u)
 		if in.Title == nil || *in.Title == "" {
 			if s, ok := data["url"].(string); ok {
 				data["title"] = s

@@ -7,7 +7,11 @@
 // resulting Change, publishes the new State and replies.
 package canvas
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/pmxcanvas/pmx-canvas/messages"
+)
 
 // Point is a world coordinate.
 type Point struct {
@@ -147,11 +151,12 @@ type Edge struct {
 	Ord        uint64
 }
 
-// EdgeTypes are the accepted edge types.
-var EdgeTypes = []string{"relation", "depends-on", "flow", "references"}
-
-// EdgeStyles are the accepted edge styles.
-var EdgeStyles = []string{"solid", "dashed", "dotted"}
+// EdgeTypes and EdgeStyles are the accepted edge types and styles
+// (declared in messages).
+var (
+	EdgeTypes  = messages.EdgeTypes
+	EdgeStyles = messages.EdgeStyles
+)
 
 // Annotation is human ink on the canvas: a freehand stroke or a text label.
 type Annotation struct {

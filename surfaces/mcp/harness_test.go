@@ -3,10 +3,12 @@ package mcpapi_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"testing"
 
+	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/pmxcanvas"
 	mcpapi "github.com/pmxcanvas/pmx-canvas/surfaces/mcp"
 )
@@ -64,4 +66,17 @@ func (h *harness) fails(tool, args, text string) {
 	if !r.IsError || r.Text != text {
 		h.t.Fatalf("%s %s: got isError=%v %q, want isError %q", tool, args, r.IsError, r.Text, text)
 	}
+}
+
+// httpError runs an operation directly (as the HTTP route does) and returns
+// its error message; the test fails if it succeeds. Tools must refuse the
+// same input with the same text.
+func (h *harness) httpError(op, input string) string {
+	h.t.Helper()
+	_, err := h.srv.Invoker().Invoke(context.Background(), &messages.Envelope{Op: op, Source: "api", Input: json.RawMessage(input)})
+	var me *messages.Error
+	if !errors.As(err, &me) {
+		h.t.Fatalf("%s %s: got %v, want an operation error", op, input, err)
+	}
+	return me.Message
 }

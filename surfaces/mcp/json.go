@@ -128,6 +128,15 @@ func validate(t *Tool, args Args) (Args, error) {
 	var issues []string
 	for _, f := range t.Fields {
 		v, present := args[f.Name]
+		if f.Check == ByOp {
+			switch {
+			case present:
+				out[f.Name] = v
+			case f.toolRequired:
+				issues = append(issues, messages.RequiredField(t.Op, f.Name).Message)
+			}
+			continue
+		}
 		if !present {
 			if f.Required {
 				issues = append(issues, fmt.Sprintf("%s: required", f.Name))
@@ -153,6 +162,9 @@ func validate(t *Tool, args Args) (Args, error) {
 			continue
 		}
 		out[f.Name] = v
+	}
+	if len(issues) > 0 && onlyOpIssues(t) {
+		return nil, &ToolError{Text: strings.Join(issues, "; ")}
 	}
 	if len(issues) > 0 {
 		return nil, &ToolError{Text: fmt.Sprintf("MCP error -32602: Input validation error: Invalid arguments for tool %s: %s",
@@ -261,6 +273,9 @@ func checkType(typ string, v any) string {
 func finiteNumbers(called string, t *Tool, args Args) error {
 	var issues []string
 	for _, f := range t.Fields {
+		if f.Check == ByOp {
+			continue // the operation's decoder refuses it
+		}
 		if v, ok := args[f.Name]; ok {
 			if msg := nonFinite(f.Schema, v); msg != "" {
 				issues = append(issues, fmt.Sprintf("%s: %s", f.Name, msg))
@@ -300,4 +315,16 @@ func toFloat(v any) float64 {
 		return n
 	}
 	return 0
+}
+
+// onlyOpIssues reports whether a tool's fields are all checked as the
+// operation checks them (opFields), so its issues carry the operation's
+// texts rather than the reference's zod wording.
+func onlyOpIssues(t *Tool) bool {
+	for _, f := range t.Fields {
+		if f.Check != ByOp {
+			return false
+		}
+	}
+	return true
 }

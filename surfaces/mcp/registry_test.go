@@ -35,7 +35,7 @@ func TestToolNamesAreFrozen(t *testing.T) {
 func TestRemoveNodeRunsTheOperation(t *testing.T) {
 	h := newHarness(t)
 	h.fails("canvas_remove_node", `{"id":"nope"}`, `Node "nope" not found.`)
-	h.fails("canvas_remove_node", `{}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_remove_node: id: required`)
+	h.fails("canvas_remove_node", `{}`, `invalid input for node.remove: field "id" is required`)
 	r := h.call("canvas_remove_node", `{"id":"status-main"}`)
 	if r.IsError || r.Text != `{"ok":true,"removed":"status-main","revision":2}` {
 		t.Fatalf("remove: %+v", r)

@@ -32,6 +32,9 @@ const (
 	Reject
 	// Drop silently treats a wrong-typed value as absent (zod .catch).
 	Drop
+	// ByOp passes the value on: the operation's decoder and handler
+	// validate it, with the text every surface gives (opFields).
+	ByOp
 )
 
 // Field is one advertised input property of a tool.
@@ -46,6 +49,11 @@ type Field struct {
 	Loose    Obj
 	Required bool
 	Check    Check
+	// toolRequired marks a field the tool requires although its operation
+	// does not (canvas_add_html_node's html); the tool refuses the call
+	// with the text the operation gives for a missing required field.
+	toolRequired bool
+	opRequired   bool // the operation's input declares it required
 }
 
 // Args are a tool call's arguments.
@@ -283,8 +291,8 @@ func (r *Registry) deriveComposite(c *Tool) error {
 	for _, name := range order {
 		u := uses[name]
 		f := u.field
-		f.Required = false
-		if u.count > 1 {
+		f.Required, f.toolRequired = false, false
+		if u.count > 1 && f.Check != ByOp {
 			f.Check = Accept
 			if f.Loose != nil {
 				f.Schema = f.Loose

@@ -80,114 +80,19 @@ func cvTraceFields(shared bool) []Field {
 	return out
 }
 
-var addNodeFields = append(append(append([]Field{
-	cvRequired("type", cvEnum("Node type to create.", cvNodeTypes...)),
-	cvShared("title", cvStr("Node title.")),
-	cvShared("content", cvStr("Body: markdown text, a file path (file), an image path, URL or data URI (image), or the URL (webpage, when url is absent).")),
-	cvDropped("path", cvStr("Image nodes: used as the content when content is absent.")),
-	cvShared("url", cvStr("Webpage nodes: the page URL (preferred over content).")),
-	cvShared("x", cvNum("World X; auto-placed unless both x and y are given.")),
-	cvShared("y", cvNum("World Y; auto-placed unless both x and y are given.")),
-	cvShared("width", cvNum("Frame width (defaults by type: markdown 640, html 720, mcp-app 960, image 480, ledger 420, webpage 520, others 360).")),
-	cvShared("height", cvNum("Frame height (defaults by type: markdown 420, html 640, mcp-app 600, image 360, ledger 280, webpage 420, others 200).")),
-	cvShared("strictSize", cvBool("Keep the given width and height; overflowing content scrolls instead of the frame growing.")),
-	cvStrict("children", cvStrList("Group nodes: member ids (alias of childIds, read first).")),
-	cvStrict("childIds", cvStrList("Group nodes: member ids; they must exist and must not be groups.")),
-	cvDropped("childLayout", cvEnum("Group nodes: pack the members in this layout; omit to keep their positions.", cvLayouts...)),
-	cvDropped("color", cvStr("Group nodes: frame accent colour.")),
-}, cvTraceFields(true)...), []Field{
-	cvAccepted("data", "Extra node data (an object) merged into the node's data."),
-	cvAccepted("html", "Html nodes: the document or fragment (a string)."),
-	cvAccepted("primitive", "Html nodes: an HTML primitive kind to generate (not available yet)."),
-	cvAccepted("kind", "Alias of primitive."),
-	cvDropped("summary", cvStr("Html nodes: agent-readable summary (data.summary).")),
-	cvDropped("agentSummary", cvStr("Html nodes: explicit agent summary (data.agentSummary).")),
-	cvDropped("description", cvStr("Html nodes: short description for search and context.")),
-	cvDropped("presentation", cvBool("Html nodes: true marks a fullscreen deck.")),
-	cvAccepted("slideTitles", "Html nodes: slide titles (an array)."),
-	cvAccepted("embeddedNodeIds", "Html nodes: ids of the nodes the surface represents (an array)."),
-	cvAccepted("embeddedUrls", "Html nodes: URLs the surface represents (an array)."),
-	cvStrict("axCapabilities", cvAxCaps("Html nodes: opt into AX interactions {enabled, allowed[]}.")),
-	cvAccepted("position", "Object form {x, y}; top-level x/y win."),
-	cvAccepted("size", "Object form {width, height}; top-level width/height win."),
-}...), cvFullFields...)
+var addNodeFields = opFields("node.add")
 
-var getNodeFields = append([]Field{
-	{Name: "id", Required: true, Check: Reject, Schema: cvStr("Node id."), Loose: cvStr("Node id.")},
-	cvAccepted("includeBlobs", "Ignored: node reads always include large app payloads."),
-}, cvFullFields...)
+var getNodeFields = opFields("node.get")
 
-var updateNodeFields = append(append(append([]Field{
-	cvRequired("id", cvStr("Node to patch.")),
-	cvStrict("title", cvStr("New title.")),
-	cvStrict("content", cvStr("New content text.")),
-	cvDropped("x", cvNum("New X (the other coordinate is kept when only one is given).")),
-	cvDropped("y", cvNum("New Y.")),
-	cvDropped("width", cvNum("New frame width (the other side is kept when only one is given).")),
-	cvDropped("height", cvNum("New frame height.")),
-	cvAccepted("position", "Object form {x, y}; top-level x/y win."),
-	cvAccepted("size", "Object form {width, height}; top-level width/height win."),
-	cvStrict("spec", cvRecordDesc("Replacement json-render spec or graph payload (graph and json-render nodes).")),
-	cvStrict("graphType", cvStr("Graph nodes: new chart kind.")),
-	cvStrict("data", Obj{{"type", "array"}, {"items", cvRecord()}, {"description", "Graph nodes: the new dataset (rows)."}}),
-	cvStrict("xKey", cvStr("Graph nodes: x key.")),
-	cvStrict("yKey", cvStr("Graph nodes: y key.")),
-	cvStrict("chartHeight", cvNum("Graph nodes: plot height (not the frame height).")),
-}, cvTraceFields(false)...), []Field{
-	cvStrict("collapsed", cvBool("Collapse or expand.")),
-	cvStrict("dockPosition", Obj{{"anyOf", []Obj{{{"type", "string"}, {"enum", []string{"left", "right"}}}, {{"type", "null"}}}},
-		{"description", "left or right docks the node into a side column; null undocks it."}}),
-	cvStrict("pinned", cvBool("Pin flag (pinned nodes stay put on arrange); not a context pin.")),
-	cvStrict("arrangeLocked", cvBool("Keep the node out of auto-arrange.")),
-	cvDropped("strictSize", cvBool("Keep the given width and height; overflowing content scrolls.")),
-	cvStrict("axCapabilities", cvAxCaps("AX interaction opt-in {enabled, allowed[]}, merged into the node's data.")),
-	cvAccepted("html", "Html nodes: replacement document (a string)."),
-	cvAccepted("url", "Webpage nodes: new URL."),
-	cvAccepted("refresh", "Webpage nodes: true re-fetches the page instead of patching (not available yet)."),
-	cvAccepted("children", "Group nodes: replacement member list."),
-	cvAccepted("childIds", "Group nodes: alias of children."),
-}...), cvFullFields...)
+var updateNodeFields = opFields("node.update")
 
-var layoutFields = append([]Field{
-	cvAccepted("includeBlobs", "Ignored: layout reads always include large app payloads."),
-}, cvFullFields...)
-
-var addEdgeFields = []Field{
-	cvDropped("from", cvStr("Source node id.")),
-	cvDropped("to", cvStr("Target node id.")),
-	cvDropped("fromSearch", cvStr("Find the source by title or content instead of id.")),
-	cvDropped("toSearch", cvStr("Find the target by title or content instead of id.")),
-	cvRequired("type", cvEnum("flow: sequence, depends-on: dependency, relation: generic link, references: cross-reference.",
-		"flow", "depends-on", "relation", "references")),
-	cvStrict("label", cvStr("Edge label.")),
-	cvStrict("style", cvEnum("Stroke style.", "solid", "dashed", "dotted")),
-	cvStrict("animated", cvBool("Animated stroke.")),
-}
-
-var createGroupFields = append([]Field{
-	cvDropped("title", cvStr("Group title (default \"Group\").")),
-	cvStrict("childIds", cvStrList("Members; every id must exist. The frame fits them unless x/y/width/height are given.")),
-	cvDropped("color", cvStr("Frame accent colour (CSS).")),
-	cvDropped("x", cvNum("Frame X (computed from the members when absent).")),
-	cvDropped("y", cvNum("Frame Y (computed from the members when absent).")),
-	cvDropped("width", cvNum("Frame width (computed when absent).")),
-	cvDropped("height", cvNum("Frame height (computed when absent).")),
-	cvShared("childLayout", cvEnum("Pack the members in this layout; omit to keep their positions.", cvLayouts...)),
-}, cvFullFields...)
-
-var groupNodesFields = []Field{
-	{Name: "groupId", Required: true, Check: Reject, Schema: cvStr("Existing group node id."), Loose: cvStr("Group node id.")},
-	cvRequired("childIds", cvStrList("Nodes to move into the group.")),
-	cvDropped("childLayout", cvEnum("Pack the members in this layout while grouping.", cvLayouts...)),
-}
-
-var fitFields = []Field{
-	cvDropped("width", cvNum("Screen width the fit assumes (default 1440).")),
-	cvDropped("height", cvNum("Screen height the fit assumes (default 900).")),
-	cvDropped("padding", cvNum("World-space padding (default 60).")),
-	cvDropped("maxScale", cvNum("Zoom cap (default 1).")),
-	cvStrict("nodeIds", cvStrList("Fit only these nodes (all when absent or empty).")),
-}
+var (
+	layoutFields      = opFields("layout.get")
+	addEdgeFields     = opFields("edge.add")
+	createGroupFields = opFields("group.create")
+	groupNodesFields  = opFields("group.add")
+	fitFields         = opFields("view.fit")
+)
 
 func init() {
 	define(
@@ -217,15 +122,9 @@ func init() {
 		&Tool{
 			Name:        "canvas_remove_node",
 			Description: "Delete a node from the canvas. Its edges are removed too.",
-			Fields: []Field{
-				{Name: "id", Required: true, Check: Reject, Schema: Obj{{"type", "string"}, {"description", "Node to delete (its edges go too)."}}},
-			},
-			Op: "node.remove",
-			Build: func(_ *Call, a Args) (Args, error) {
-				id, err := cvRequireString(a, "node.remove", "id")
-				return Args{"id": id}, err
-			},
-			Format: CompactBody,
+			Fields:      opFields("node.remove"),
+			Op:          "node.remove",
+			Format:      CompactBody,
 		},
 		&Tool{
 			Name: "canvas_get_layout",
@@ -240,24 +139,19 @@ func init() {
 			Description: "Connect two nodes, named by id or found by search text. Returns the edge.",
 			Fields:      addEdgeFields,
 			Op:          "edge.add",
-			Build:       buildAddEdge,
 			Format:      formatEdge,
 		},
 		&Tool{
 			Name:        "canvas_remove_edge",
 			Description: "Delete an edge by id.",
-			Fields: []Field{
-				cvRequired("id", cvStr("Edge id.")),
-				cvDropped("edge_id", cvStr("Legacy alias of id; wins when both are given.")),
-			},
-			Op:     "edge.remove",
-			Build:  func(_ *Call, a Args) (Args, error) { return cvDropWrongTypes(removeEdgeFields(), cvCopyArgs(a)), nil },
-			Format: cvBodyInOrder(true, "ok", "removed"),
+			Fields:      opFields("edge.remove", required("id")),
+			Op:          "edge.remove",
+			Format:      cvBodyInOrder(true, "ok", "removed"),
 		},
 		&Tool{
 			Name:        "canvas_arrange",
 			Description: "Re-lay out the unlocked nodes as a grid (default), a column or a row (flow). Pinned, docked and locked nodes stay.",
-			Fields:      []Field{cvStrict("layout", cvEnum("grid (default), column (vertical stack) or flow (horizontal row).", cvLayouts...))},
+			Fields:      opFields("arrange"),
 			Op:          "arrange",
 			Format: func(r *Reply) (string, error) {
 				body, err := cvReplyObj(r)
@@ -271,20 +165,15 @@ func init() {
 		&Tool{
 			Name:        "canvas_focus_node",
 			Description: "Pan the view to a node (or, with noPan, raise it above the others) and make it the AX focus.",
-			Fields: []Field{
-				{Name: "id", Required: true, Check: Reject, Schema: cvStr("Node to focus.")},
-				cvStrict("noPan", cvBool("true raises the node without moving the view.")),
-			},
-			Op:     "node.focus",
-			Build:  cvBuildIDOrMissing,
-			Format: CompactBody,
+			Fields:      opFields("node.focus"),
+			Op:          "node.focus",
+			Format:      CompactBody,
 		},
 		&Tool{
 			Name:        "canvas_fit_view",
 			Description: "Set the viewport so every node, or the named ones, fits the screen.",
 			Fields:      fitFields,
 			Op:          "view.fit",
-			Build:       func(_ *Call, a Args) (Args, error) { return cvDropWrongTypes(fitFields, cvCopyArgs(a)), nil },
 		},
 		&Tool{
 			Name:        "canvas_clear",
@@ -304,34 +193,21 @@ func init() {
 			Description: "Move nodes into an existing group.",
 			Fields:      groupNodesFields,
 			Op:          "group.add",
-			Build: func(_ *Call, a Args) (Args, error) {
-				a = cvDropWrongTypes(groupNodesFields, cvCopyArgs(a))
-				cvStringsOnly(a, "childIds")
-				return a, nil
-			},
-			Format: cvBodyInOrder(true, "ok", "groupId"),
+			Format:      cvBodyInOrder(true, "ok", "groupId"),
 		},
 		&Tool{
 			Name:        "canvas_ungroup",
 			Description: "Release every member of a group; the group frame stays.",
-			Fields:      []Field{cvRequired("groupId", cvStr("Group to empty."))},
+			Fields:      opFields("group.remove"),
 			Op:          "group.remove",
-			Build: func(_ *Call, a Args) (Args, error) {
-				a = cvCopyArgs(a)
-				cvDropUnless(a, "groupId", cvIsString)
-				return a, nil
-			},
-			Format: cvBodyInOrder(true, "ok", "groupId"),
+			Format:      cvBodyInOrder(true, "ok", "groupId"),
 		},
 		&Tool{
 			Name: "canvas_pin_nodes",
 			Description: "Set, extend or shrink the context pins: the nodes the agent reads as context " +
 				"(canvas://pinned-context). At most 20. Returns the pinned ids.",
-			Fields: []Field{
-				cvRequired("nodeIds", cvStrList("Node ids.")),
-				cvStrict("mode", cvEnum("set (default) replaces the pins, add appends, remove unpins.", "set", "add", "remove")),
-			},
-			Op: "pin.set",
+			Fields: opFields("pin.set"),
+			Op:     "pin.set",
 			Format: func(r *Reply) (string, error) {
 				body, err := cvReplyObj(r)
 				if err != nil {
@@ -346,14 +222,10 @@ func init() {
 		},
 		&Tool{
 			Name:        "canvas_search",
-			Description: "Search nodes by keywords in titles, content, paths and URLs; ranked results with snippets (10 unless limit says otherwise).",
-			Fields: []Field{
-				cvAccepted("q", "Ignored: use query."),
-				cvStrict("limit", cvNum("Most results to return (default 10).")),
-				cvRequired("query", cvStr("Keywords.")),
-			},
-			Op:  "search",
-			Run: runSearch,
+			Description: "Search nodes by keywords in titles, content, paths and URLs; ranked results with snippets (all matches unless limit says otherwise).",
+			Fields:      opFields("search", required("query")),
+			Op:          "search",
+			Run:         runSearch,
 		},
 		&Tool{
 			Name:        "canvas_undo",
@@ -375,33 +247,17 @@ func init() {
 		&Tool{
 			Name:        "canvas_remove_annotation",
 			Description: "Delete a human ink annotation by id.",
-			Fields:      []Field{cvRequired("id", cvStr("Annotation id."))},
+			Fields:      opFields("annotation.remove"),
 			Op:          "annotation.remove",
-			Build:       cvBuildIDOrMissing,
 			Format:      cvBodyInOrder(true, "ok", "removed"),
 		},
 		&Tool{
 			Name: "canvas_add_html_node",
 			Description: `Deprecated: use canvas_node with action "add" and type:"html". ` +
 				"Create an html node from a document or fragment; it runs in a sandboxed frame with the theme's CSS variables.",
-			Fields: []Field{
-				cvRequired("html", cvStr("The document or fragment.")),
-				cvStrict("title", cvStr("Title bar text.")),
-				cvStrict("summary", cvStr("Agent summary.")),
-				cvStrict("agentSummary", cvStr("Explicit agent summary; wins over summary.")),
-				cvStrict("description", cvStr("Short description for search and context.")),
-				cvStrict("presentation", cvBool("true makes it a fullscreen deck.")),
-				cvStrict("slideTitles", cvStrList("Slide titles for decks.")),
-				cvStrict("embeddedNodeIds", cvStrList("Ids of the nodes the surface represents.")),
-				cvStrict("embeddedUrls", cvStrList("URLs the surface represents.")),
-				cvStrict("x", cvNum("World X; auto-placed when absent.")),
-				cvStrict("y", cvNum("World Y; auto-placed when absent.")),
-				cvStrict("width", cvNum("Frame width (default 720).")),
-				cvStrict("height", cvNum("Frame height (default 640).")),
-				cvStrict("strictSize", cvBool("true keeps the given size; content scrolls.")),
-				cvStrict("axCapabilities", cvAxCaps("Opt into AX interactions {enabled, allowed[]}.")),
-				cvFullFields[0], cvFullFields[1],
-			},
+			Fields: opFields("node.add", only("html", "title", "summary", "agentSummary", "description", "presentation",
+				"slideTitles", "embeddedNodeIds", "embeddedUrls", "x", "y", "width", "height", "strictSize", "axCapabilities",
+				"full", "verbose"), required("html")),
 			Op:  "node.add",
 			Run: runAddHTMLNode,
 		},
@@ -458,11 +314,8 @@ func init() {
 	)
 }
 
-func removeEdgeFields() []Field { return definitions["canvas_remove_edge"].Fields }
-
 // runAddNode creates a node (canvas_add_node, canvas_node add).
 func runAddNode(c *Call, a Args) (*Result, error) {
-	a = cvDropWrongTypes(addNodeFields, cvCopyArgs(a))
 	typ, _ := a["type"].(string)
 	if typ == "html" {
 		_, p := a["primitive"]
@@ -470,26 +323,7 @@ func runAddNode(c *Call, a Args) (*Result, error) {
 		if p || k {
 			return nil, Errorf("canvas_add_node: HTML primitives are not available yet")
 		}
-	} else {
-		delete(a, "primitive")
-		delete(a, "kind")
 	}
-	if typ == "webpage" {
-		u, _ := a["url"].(string)
-		content, _ := a["content"].(string)
-		if u == "" && content == "" {
-			return nil, Errorf(`Webpage nodes require a page URL via "url" (preferred) or "content".`)
-		}
-	}
-	for _, k := range []string{"slideTitles", "embeddedNodeIds", "embeddedUrls"} {
-		cvDropUnless(a, k, cvIsList)
-	}
-	for _, k := range []string{"position", "size"} {
-		cvDropUnless(a, k, cvIsObject)
-	}
-	full := cvWantsFull(a)
-	delete(a, "full")
-	delete(a, "verbose")
 	reply, err := c.Invoke("node.add", a)
 	if err != nil {
 		return nil, err
@@ -498,25 +332,13 @@ func runAddNode(c *Call, a Args) (*Result, error) {
 		// The reference answers a webpage with the whole HTTP body, compact.
 		return cvText(CompactBody(reply))
 	}
-	return cvText(cvCreatedNodeText(c, reply, full))
+	return cvText(cvCreatedNodeText(c, reply, cvWantsFull(a)))
 }
 
-// runAddHTMLNode creates an html node (canvas_add_html_node): strings,
-// arrays and true values are forwarded, false flags are not.
+// runAddHTMLNode creates an html node (canvas_add_html_node).
 func runAddHTMLNode(c *Call, a Args) (*Result, error) {
-	in := Args{"type": "html"}
-	for k, v := range a {
-		switch v.(type) {
-		case string, []any, float64, map[string]any:
-			in[k] = v
-		case bool:
-			if v == true {
-				in[k] = true
-			}
-		}
-	}
-	delete(in, "full")
-	delete(in, "verbose")
+	in := cvCopyArgs(a)
+	in["type"] = "html"
 	reply, err := c.Invoke("node.add", in)
 	if err != nil {
 		return nil, err
@@ -526,11 +348,9 @@ func runAddHTMLNode(c *Call, a Args) (*Result, error) {
 
 // runGetNode reads one node (canvas_get_node, canvas_node get).
 func runGetNode(c *Call, a Args) (*Result, error) {
-	id, err := cvRequireString(a, "node.get", "id")
-	if err != nil {
-		return nil, err
-	}
-	reply, err := c.Invoke("node.get", Args{"id": id, "includeBlobs": true})
+	in := cvCopyArgs(a)
+	in["includeBlobs"] = true
+	reply, err := c.Invoke("node.get", in)
 	if err != nil {
 		return nil, err
 	}
@@ -550,23 +370,8 @@ const webpageRefreshUnavailable = "Webpage refresh is not available yet."
 
 // runUpdateNode patches a node (canvas_update_node, canvas_node update).
 func runUpdateNode(c *Call, a Args) (*Result, error) {
-	a = cvDropWrongTypes(updateNodeFields, cvCopyArgs(a))
-	// canvas_node publishes the fields update shares with add with add's
-	// loose type; a value of another type is dropped there, as the
-	// reference's composite does.
-	for _, f := range addNodeFields {
-		if v, ok := a[f.Name]; ok && f.Loose != nil && checkSchema(f.Loose, v) != "" {
-			delete(a, f.Name)
-		}
-	}
-	id, err := cvRequireString(a, "node.update", "id")
-	if err != nil {
-		return nil, err
-	}
-	if _, ax := a["axCapabilities"]; ax && cvIsList(a["data"]) {
-		return nil, Errorf("Update the graph dataset and axCapabilities in separate canvas_update_node calls.")
-	}
-	if a["refresh"] == true {
+	id, _ := a["id"].(string)
+	if a["refresh"] == true && id != "" {
 		reply, err := c.Invoke("node.get", Args{"id": id})
 		if err != nil {
 			return nil, err
@@ -580,15 +385,11 @@ func runUpdateNode(c *Call, a Args) (*Result, error) {
 			return &Result{Text: text, IsError: true}, err
 		}
 	}
-	full := cvWantsFull(a)
-	for _, k := range []string{"refresh", "full", "verbose"} {
-		delete(a, k)
-	}
 	reply, err := c.Invoke("node.update", a)
 	if err != nil {
 		return nil, err
 	}
-	return cvText(cvCreatedNodeText(c, reply, full))
+	return cvText(cvCreatedNodeText(c, reply, cvWantsFull(a)))
 }
 
 // runGetLayout reads the layout as agents see it (canvas_get_layout,
@@ -638,18 +439,6 @@ func cvList(v any) []any {
 	return l
 }
 
-// buildAddEdge checks the endpoints (canvas_add_edge, canvas_edge add).
-func buildAddEdge(_ *Call, a Args) (Args, error) {
-	a = cvDropWrongTypes(addEdgeFields, cvCopyArgs(a))
-	if !cvIsString(a["from"]) && !cvIsString(a["fromSearch"]) {
-		return nil, Errorf(`Provide either "from" or "fromSearch".`)
-	}
-	if !cvIsString(a["to"]) && !cvIsString(a["toSearch"]) {
-		return nil, Errorf(`Provide either "to" or "toSearch".`)
-	}
-	return a, nil
-}
-
 // formatEdge renders the created edge as {id, from, to, type, label?,
 // style?, animated?}.
 func formatEdge(r *Reply) (string, error) {
@@ -660,43 +449,19 @@ func formatEdge(r *Reply) (string, error) {
 	return Pretty(append(cvPick(body, "id", "from", "to", "type"), cvPickPresent(body, "label", "style", "animated")...))
 }
 
-// cvBuildIDOrMissing passes a string id on and treats any other id as absent
-// (the operation then answers "Missing id."), as the reference does for the
-// composites' untyped id.
-func cvBuildIDOrMissing(_ *Call, a Args) (Args, error) {
-	a = cvCopyArgs(a)
-	cvDropUnless(a, "id", cvIsString)
-	return a, nil
-}
-
 // runCreateGroup creates a group (canvas_create_group, canvas_group create).
 func runCreateGroup(c *Call, a Args) (*Result, error) {
-	a = cvDropWrongTypes(createGroupFields, cvCopyArgs(a))
-	cvStringsOnly(a, "childIds")
-	full := cvWantsFull(a)
-	delete(a, "full")
-	delete(a, "verbose")
 	reply, err := c.Invoke("group.create", a)
 	if err != nil {
 		return nil, err
 	}
-	return cvText(cvCreatedNodeText(c, reply, full))
+	return cvText(cvCreatedNodeText(c, reply, cvWantsFull(a)))
 }
 
 // runSearch searches (canvas_search, canvas_query search): {query?,
-// resultCount (all matches), results (the first limit, default 10)}.
+// resultCount (all matches), results (the first limit)}.
 func runSearch(c *Call, a Args) (*Result, error) {
-	query, hasQuery := a["query"].(string)
-	in := Args{"q": query}
-	limit, hasLimit := a["limit"].(float64)
-	serverLimit := !hasLimit || (limit >= 1 && limit == float64(int(limit)))
-	switch {
-	case !hasLimit:
-		in["limit"] = 10
-	case serverLimit:
-		in["limit"] = int(limit)
-	}
-	reply, err := c.Invoke("search", in)
+	reply, err := c.Invoke("search", a)
 	if err != nil {
 		return nil, err
 	}
@@ -708,17 +473,11 @@ func runSearch(c *Call, a Args) (*Result, error) {
 	if results == nil {
 		results = []any{}
 	}
-	if !serverLimit {
-		// A limit the operation does not take (zero, negative, fractional)
-		// cuts the results as the reference's slice does.
-		results = results[:cvSliceEnd(limit, len(results))]
-	}
 	out := Obj{}
-	if hasQuery {
-		out = append(out, KV{"query", query})
+	if q, asked := a["query"]; asked {
+		out = append(out, KV{"query", q})
 	}
-	count, _ := body.Get("resultCount")
-	out = append(out, KV{"resultCount", count}, KV{"results", results})
+	out = append(out, KV{"resultCount", cvGet(body, "resultCount")}, KV{"results", results})
 	return cvText(Pretty(out))
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -168,8 +169,9 @@ func TestCanvasToolSchemas(t *testing.T) {
 					req = append(req, f.Name)
 				}
 			}
-			deepEq(t, "fields", strings.Join(names, " "), tt.fields)
-			deepEq(t, "required", strings.Join(req, " "), tt.required)
+			// The names are frozen; their order follows the input type.
+			deepEq(t, "fields", sortedWords(strings.Join(names, " ")), sortedWords(tt.fields))
+			deepEq(t, "required", sortedWords(strings.Join(req, " ")), sortedWords(tt.required))
 		})
 	}
 }
@@ -198,14 +200,16 @@ func TestCanvasCompositeFieldTypes(t *testing.T) {
 		tool, field string
 		typ         any
 	}{
+		// Generated from the operations' input types: a shared field has
+		// the type every action decodes it with.
 		{"canvas_node", "type", "string"}, {"canvas_node", "title", "string"}, {"canvas_node", "x", "number"},
-		{"canvas_node", "strictSize", "boolean"}, {"canvas_node", "children", nil}, {"canvas_node", "childIds", nil},
-		{"canvas_node", "data", nil}, {"canvas_node", "axCapabilities", nil}, {"canvas_node", "full", "boolean"},
-		{"canvas_node", "id", "string"}, {"canvas_node", "spec", "object"}, {"canvas_node", "refresh", nil},
+		{"canvas_node", "strictSize", "boolean"}, {"canvas_node", "children", "array"}, {"canvas_node", "childIds", "array"},
+		{"canvas_node", "data", "object"}, {"canvas_node", "axCapabilities", "object"}, {"canvas_node", "full", "boolean"},
+		{"canvas_node", "id", "string"}, {"canvas_node", "spec", "object"}, {"canvas_node", "refresh", "boolean"},
 		{"canvas_edge", "type", "string"}, {"canvas_edge", "edge_id", "string"},
-		{"canvas_group", "childIds", nil}, {"canvas_group", "childLayout", "string"}, {"canvas_group", "groupId", "string"},
-		{"canvas_view", "id", nil}, {"canvas_view", "nodeIds", "array"}, {"canvas_view", "layout", "string"},
-		{"canvas_query", "q", nil}, {"canvas_query", "query", "string"},
+		{"canvas_group", "childIds", "array"}, {"canvas_group", "childLayout", "string"}, {"canvas_group", "groupId", "string"},
+		{"canvas_view", "id", "string"}, {"canvas_view", "nodeIds", "array"}, {"canvas_view", "layout", "string"},
+		{"canvas_query", "q", "string"}, {"canvas_query", "query", "string"},
 	}
 	for _, tt := range tests {
 		deepEq(t, tt.tool+"."+tt.field, typeOf(tt.tool, tt.field), tt.typ)
@@ -294,13 +298,13 @@ func TestAddNode(t *testing.T) {
 		t.Errorf("verbose is full: %s", v)
 	}
 
-	// Dropped fields: a wrong-typed title is silently ignored.
-	n := h.ok("canvas_add_node", `{"type":"markdown","title":5,"content":"c"}`)["node"].(map[string]any)
-	deepEq(t, "dropped title", n["title"], nil)
-	// Arrays only for the html list fields; position/size objects only.
-	html := h.ok("canvas_add_node", `{"type":"html","html":"<p>x</p>","slideTitles":"nope","embeddedUrls":["u"],"position":"x","full":true}`)
+	// A wrong-typed field is refused with the operation's text (the
+	// reference's tool dropped it silently).
+	h.fails("canvas_add_node", `{"type":"markdown","title":5,"content":"c"}`, `invalid input for node.add: field "title" must be a string, got number`)
+	h.fails("canvas_add_node", `{"type":"markdown","x":"10"}`, `invalid input for node.add: field "x" must be a number, got string`)
+	h.fails("canvas_add_node", `{"type":"html","html":"<p>x</p>","slideTitles":"nope"}`, `invalid input for node.add: field "slideTitles" must be an array, got string`)
+	html := h.ok("canvas_add_node", `{"type":"html","html":"<p>x</p>","embeddedUrls":["u"],"full":true}`)
 	hd := html["data"].(map[string]any)
-	deepEq(t, "slideTitles dropped", hd["slideTitles"], nil)
 	deepEq(t, "embeddedUrls kept", hd["embeddedUrls"], []any{"u"})
 
 	// A webpage answers the whole body, compact (no page fetch yet).
@@ -316,23 +320,29 @@ func TestAddNode(t *testing.T) {
 	deepEq(t, "group children", g["data"].(map[string]any)["children"], []any{a, b})
 
 	tests := []struct{ args, want string }{
-		{`{"type":"webpage"}`, `Webpage nodes require a page URL via "url" (preferred) or "content".`},
-		{`{"type":"webpage","url":""}`, `Webpage nodes require a page URL via "url" (preferred) or "content".`},
+		{`{"type":"webpage"}`, `Webpage nodes require a non-empty URL.`},
+		{`{"type":"webpage","url":""}`, `Webpage nodes require a non-empty URL.`},
 		{`{"type":"html","primitive":"status-board"}`, "canvas_add_node: HTML primitives are not available yet"},
 		{`{"type":"html","kind":"checklist"}`, "canvas_add_node: HTML primitives are not available yet"},
 		{`{"type":"html","html":5}`, `HTML node field "html" must be a string.`},
 		{`{"type":"group","childIds":["nope"]}`, `Cannot create group: Missing child node ID(s): nope.`},
 		{`{"type":"markdown","width":0}`, `Size width and height must be greater than zero.`},
-		{`{"type":"json-render"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_add_node: type: expected one of "markdown"|"status"|"context"|"ledger"|"trace"|"file"|"image"|"webpage"|"mcp-app"|"html"|"group"`},
-		{`{"title":"x"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_add_node: type: required`},
-		{`{"type":"markdown","children":5}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_add_node: children: expected array, received number`},
-		{`{"type":"markdown","full":"yes"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_add_node: full: expected boolean, received string`},
+		{`{"type":"json-render"}`, `Node type "json-render" is created via POST /api/canvas/json-render. See /api/canvas/schema for the required spec shape.`},
+		// "": the text the operation gives over HTTP.
+		{`{"title":"x"}`, ""},
+		{`{"type":"group","children":5}`, ""},
+		{`{"type":"markdown","full":"yes"}`, `invalid input for node.add: field "full" must be a boolean, got string`},
 	}
 	for _, tt := range tests {
+		if tt.want == "" {
+			tt.want = h.httpError("node.add", tt.args)
+		}
 		h.fails("canvas_add_node", tt.args, tt.want)
 	}
-	// kind/primitive on other types are ignored, as the reference does.
-	h.ok("canvas_add_node", `{"type":"markdown","kind":5,"primitive":"x"}`)
+	// kind/primitive on other types are ignored, as the reference does,
+	// but decoded like every field.
+	h.ok("canvas_add_node", `{"type":"markdown","kind":"x","primitive":"x"}`)
+	h.fails("canvas_add_node", `{"type":"markdown","kind":5}`, h.httpError("node.add", `{"type":"markdown","kind":5}`))
 }
 
 // A hosted external app's shell HTML is never handed to the agent: full
@@ -381,7 +391,7 @@ func TestGetNode(t *testing.T) {
 	deepEq(t, "full keys", keysOf(t, full), fullNodeKeys)
 	deepEq(t, "data", decode(t, full)["data"], map[string]any{"title": "Plan", "content": "body of Plan"})
 	h.fails("canvas_get_node", `{"id":"nope"}`, `Node "nope" not found.`)
-	h.fails("canvas_node", `{"action":"get"}`, `Invalid input for node.get: id: Invalid input: expected string, received undefined`)
+	h.fails("canvas_node", `{"action":"get"}`, `invalid input for node.get: field "id" is required`)
 	// A field of another action is refused, naming the action and the field
 	// (the reference passed it on to be ignored).
 	h.fails("canvas_node", `{"action":"get","id":"`+id+`","type":"status"}`, `canvas_node: action "get" does not take field "type".`)
@@ -407,10 +417,10 @@ func TestUpdateNode(t *testing.T) {
 	undock := h.ok("canvas_update_node", `{"id":"`+id+`","dockPosition":null,"verbose":true}`)
 	deepEq(t, "undocked", undock["dockPosition"], nil)
 
-	// canvas_node update merges an object data (untyped there).
-	merged := h.ok("canvas_node", `{"action":"update","id":"`+id+`","data":{"extra":1},"title":7,"full":true}`)
+	// canvas_node update merges an object data.
+	merged := h.ok("canvas_node", `{"action":"update","id":"`+id+`","data":{"extra":1},"full":true}`)
 	deepEq(t, "data merged", merged["data"].(map[string]any)["extra"], 1.0)
-	deepEq(t, "wrong-typed title dropped", merged["title"], "Plan 2")
+	h.fails("canvas_node", `{"action":"update","id":"`+id+`","title":7}`, `invalid input for node.update: field "title" must be a string, got number`)
 
 	// refresh: a webpage answers the reference's refresh-failure shape until
 	// pages are fetched; other types ignore it.
@@ -423,12 +433,10 @@ func TestUpdateNode(t *testing.T) {
 
 	tests := []struct{ tool, args, want string }{
 		{"canvas_update_node", `{"id":"nope","title":"x"}`, `Node "nope" not found.`},
-		{"canvas_update_node", `{"id":"` + id + `","data":[{"k":1}],"axCapabilities":{"enabled":true}}`, "Update the graph dataset and axCapabilities in separate canvas_update_node calls."},
 		{"canvas_update_node", `{"id":"` + id + `","width":-5}`, "Size width and height must be greater than zero."},
-		{"canvas_update_node", `{"id":"` + id + `","data":{"k":1}}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_update_node: data: expected array, received object`},
-		{"canvas_update_node", `{"id":"` + id + `","title":5}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_update_node: title: expected string, received number`},
-		{"canvas_update_node", `{"id":"` + id + `","dockPosition":"top"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_update_node: dockPosition: does not match any allowed form`},
-		{"canvas_node", `{"action":"update","title":"x"}`, `Invalid input for node.update: id: Invalid input: expected string, received undefined`},
+		{"canvas_update_node", `{"id":"` + id + `","data":[{"k":1}]}`, `invalid input for node.update: field "data" must be an object, got array`},
+		{"canvas_update_node", `{"id":"` + id + `","title":5}`, `invalid input for node.update: field "title" must be a string, got number`},
+		{"canvas_node", `{"action":"update","title":"x"}`, `invalid input for node.update: field "id" is required`},
 		{"canvas_update_node", `{"id":"` + id + `","html":"<p>"}`, `Field "html" only applies to html nodes; node "` + id + `" is a markdown node.`},
 	}
 	for _, tt := range tests {
@@ -441,7 +449,7 @@ func TestRemoveNodeTools(t *testing.T) {
 	id := h.addNode("Gone")
 	deepEq(t, "remove", h.text("canvas_node", `{"action":"remove","id":"`+id+`"}`), `{"ok":true,"removed":"`+id+`","revision":3}`)
 	h.fails("canvas_node", `{"action":"remove","id":"`+id+`"}`, `Node "`+id+`" not found.`)
-	h.fails("canvas_node", `{"action":"remove"}`, `Invalid input for node.remove: id: Invalid input: expected string, received undefined`)
+	h.fails("canvas_node", `{"action":"remove"}`, `invalid input for node.remove: field "id" is required`)
 }
 
 func TestAddHTMLNode(t *testing.T) {
@@ -455,13 +463,13 @@ func TestAddHTMLNode(t *testing.T) {
 	data := full["data"].(map[string]any)
 	deepEq(t, "html", data["html"], "<p>hi</p>")
 	deepEq(t, "slideTitles", data["slideTitles"], []any{"one"})
-	deepEq(t, "false flags not forwarded", []any{data["presentation"], data["strictSize"]}, []any{nil, nil})
+	deepEq(t, "false flags not stored", []any{data["presentation"], data["strictSize"]}, []any{nil, nil})
 	deepEq(t, "axCapabilities", data["axCapabilities"].(map[string]any)["enabled"], true)
 	if f := h.ok("canvas_add_html_node", `{"html":"<p/>","presentation":true,"full":true}`); f["data"].(map[string]any)["presentation"] != true {
 		t.Errorf("presentation true: %v", f["data"])
 	}
-	h.fails("canvas_add_html_node", `{"title":"x"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_add_html_node: html: required`)
-	h.fails("canvas_add_html_node", `{"html":"x","x":"1"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_add_html_node: x: expected number, received string`)
+	h.fails("canvas_add_html_node", `{"title":"x"}`, `invalid input for node.add: field "html" is required`)
+	h.fails("canvas_add_html_node", `{"html":"x","x":"1"}`, `invalid input for node.add: field "x" must be a number, got string`)
 }
 
 // --- layout ----------------------------------------------------------------
@@ -522,14 +530,13 @@ func TestEdgeTools(t *testing.T) {
 	edge := e["id"].(string)
 
 	tests := []struct{ tool, args, want string }{
-		{"canvas_add_edge", `{"to":"` + b + `","type":"flow"}`, `Provide either "from" or "fromSearch".`},
-		{"canvas_add_edge", `{"from":"` + a + `","type":"flow"}`, `Provide either "to" or "toSearch".`},
-		{"canvas_add_edge", `{"from":5,"to":"` + b + `","type":"flow"}`, `Provide either "from" or "fromSearch".`},
+		{"canvas_add_edge", `{"to":"` + b + `","type":"flow"}`, `Missing required fields: type plus from/fromSearch and to/toSearch.`},
+		{"canvas_add_edge", `{"from":"` + a + `","type":"flow"}`, `Missing required fields: type plus from/fromSearch and to/toSearch.`},
+		{"canvas_add_edge", `{"from":5,"to":"` + b + `","type":"flow"}`, `invalid input for edge.add: field "from" must be a string, got number`},
 		{"canvas_add_edge", `{"from":"` + a + `","to":"` + b + `","type":"depends-on"}`, `Duplicate or self-edge.`},
 		{"canvas_add_edge", `{"from":"` + a + `","to":"nope","type":"flow"}`, `Node "nope" not found.`},
-		{"canvas_add_edge", `{"from":"` + a + `","to":"` + b + `"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_add_edge: type: required`},
+		{"canvas_add_edge", `{"from":"` + a + `","to":"` + b + `"}`, `Missing required fields: type plus from/fromSearch and to/toSearch.`},
 		{"canvas_edge", `{"action":"add","from":"` + a + `","to":"` + b + `"}`, `Missing required fields: type plus from/fromSearch and to/toSearch.`},
-		{"canvas_edge", `{"action":"add","from":"` + a + `","to":"` + b + `","type":"x"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_edge: type: expected one of "flow"|"depends-on"|"relation"|"references"`},
 		{"canvas_edge", `{"action":"remove"}`, `Missing edge_id.`},
 		{"canvas_remove_edge", `{"id":"edge-nope"}`, `Edge "edge-nope" not found.`},
 	}
@@ -558,7 +565,8 @@ func TestViewTools(t *testing.T) {
 	ax := h.op("ax.get", `{}`)
 	deepEq(t, "AX focus follows", ax["state"].(map[string]any)["focus"].(map[string]any)["nodeIds"], []any{a})
 
-	fit := h.text("canvas_fit_view", `{"nodeIds":["`+a+`"],"padding":"x"}`)
+	h.fails("canvas_fit_view", `{"padding":"10"}`, `invalid input for view.fit: field "padding" must be a number, got string`)
+	fit := h.text("canvas_fit_view", `{"nodeIds":["`+a+`"]}`)
 	deepEq(t, "fit keys", keysOf(t, fit), []string{"ok", "viewport", "nodeCount", "bounds"})
 	f := decode(t, fit)
 	deepEq(t, "fit count", f["nodeCount"], 1.0)
@@ -576,11 +584,11 @@ func TestViewTools(t *testing.T) {
 	tests := []struct{ tool, args, want string }{
 		{"canvas_focus_node", `{"id":"nope"}`, `Node "nope" not found.`},
 		{"canvas_view", `{"action":"focus"}`, `Missing id.`},
-		{"canvas_view", `{"action":"focus","id":5}`, `Missing id.`},
+		{"canvas_view", `{"action":"focus","id":5}`, `invalid input for node.focus: field "id" must be a string, got number`},
 		{"canvas_view", `{"action":"remove-annotation"}`, `Missing id.`},
 		{"canvas_remove_annotation", `{"id":"ink-1"}`, `Annotation "ink-1" not found.`},
 		{"canvas_fit_view", `{"nodeIds":["nope"]}`, `Unknown node ID(s) to fit: nope.`},
-		{"canvas_arrange", `{"layout":"spiral"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_arrange: layout: expected one of "grid"|"column"|"flow"`},
+		{"canvas_arrange", `{"layout":"spiral"}`, `Invalid layout: "spiral". Use: grid, column, flow`},
 		{"canvas_view", `{"action":"zoom"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_view: action: expected one of "arrange"|"focus"|"fit"|"clear"|"remove-annotation"`},
 	}
 	for _, tt := range tests {
@@ -614,8 +622,8 @@ func TestGroupTools(t *testing.T) {
 		return regexp.MustCompile(`"revision":\d+`).ReplaceAllString(text, `"revision":N`)
 	}
 	deepEq(t, "add", rev(h.text("canvas_group_nodes", `{"groupId":"`+gid+`","childIds":["`+b+`"]}`)), `{"ok":true,"groupId":"`+gid+`","revision":N}`)
-	// canvas_group add: untyped childIds, non-string entries dropped.
-	deepEq(t, "add via canvas_group", rev(h.text("canvas_group", `{"action":"add","groupId":"`+gid+`","childIds":["`+c+`",5]}`)), `{"ok":true,"groupId":"`+gid+`","revision":N}`)
+	h.fails("canvas_group", `{"action":"add","groupId":"`+gid+`","childIds":["`+c+`",5]}`, `invalid input for group.add: field "childIds" must be a string, got number`)
+	deepEq(t, "add via canvas_group", rev(h.text("canvas_group", `{"action":"add","groupId":"`+gid+`","childIds":["`+c+`"]}`)), `{"ok":true,"groupId":"`+gid+`","revision":N}`)
 	full := h.ok("canvas_get_node", `{"id":"`+gid+`","full":true}`)
 	deepEq(t, "members", full["data"].(map[string]any)["children"], []any{a, b, c})
 	deepEq(t, "ungroup", rev(h.text("canvas_group", `{"action":"ungroup","groupId":"`+gid+`"}`)), `{"ok":true,"groupId":"`+gid+`","revision":N}`)
@@ -628,8 +636,8 @@ func TestGroupTools(t *testing.T) {
 		{"canvas_ungroup", `{"groupId":"nope"}`, `Group not found or empty.`},
 		{"canvas_group", `{"action":"add"}`, `Missing groupId or childIds.`},
 		{"canvas_group", `{"action":"ungroup"}`, `Missing groupId.`},
-		{"canvas_group", `{"action":"ungroup","groupId":5}`, `Missing groupId.`},
-		{"canvas_group_nodes", `{"groupId":"` + gid + `"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_group_nodes: childIds: required`},
+		{"canvas_group", `{"action":"ungroup","groupId":5}`, `invalid input for group.remove: field "groupId" must be a string, got number`},
+		{"canvas_group_nodes", `{"groupId":"` + gid + `"}`, `Missing groupId or childIds.`},
 	}
 	for _, tt := range tests {
 		h.fails(tt.tool, tt.args, tt.want)
@@ -646,7 +654,7 @@ func TestPinNodes(t *testing.T) {
 	deepEq(t, "add", h.text("canvas_pin_nodes", `{"nodeIds":["`+a+`"],"mode":"add"}`), `{"ok":true,"pinnedNodeIds":["`+b+`","`+a+`"]}`)
 	deepEq(t, "clear", h.text("canvas_pin_nodes", `{"nodeIds":[]}`), `{"ok":true,"pinnedNodeIds":[]}`)
 	h.fails("canvas_pin_nodes", `{"nodeIds":["nope"]}`, `Cannot pin: unknown node ID(s): nope.`)
-	h.fails("canvas_pin_nodes", `{"nodeIds":["a"],"mode":"toggle"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_pin_nodes: mode: expected one of "set"|"add"|"remove"`)
+	h.fails("canvas_pin_nodes", `{"nodeIds":["`+a+`"],"mode":"toggle"}`, h.httpError("pin.set", `{"nodeIds":["`+a+`"],"mode":"toggle"}`))
 }
 
 func TestSearch(t *testing.T) {
@@ -659,15 +667,14 @@ func TestSearch(t *testing.T) {
 	s := decode(t, text)
 	deepEq(t, "query as given", s["query"], " Report ")
 	deepEq(t, "all matches counted", s["resultCount"], 12.0)
-	deepEq(t, "default limit 10", len(s["results"].([]any)), 10)
+	deepEq(t, "no default limit", len(s["results"].([]any)), 12)
 	r0 := s["results"].([]any)[0].(map[string]any)
 	deepEq(t, "result", []any{r0["type"], r0["title"], r0["score"]}, []any{"markdown", "Report a", 4.0})
 	tests := []struct {
 		args string
 		n    int
 	}{
-		{`{"query":"report","limit":3}`, 3}, {`{"query":"report","limit":100}`, 12}, {`{"query":"report","limit":0}`, 0},
-		{`{"query":"report","limit":-2}`, 10}, {`{"query":"report","limit":2.5}`, 2}, {`{"query":"zzz"}`, 0}, {`{"query":"   "}`, 0},
+		{`{"query":"report","limit":3}`, 3}, {`{"query":"report","limit":100}`, 12}, {`{"query":"zzz"}`, 0}, {`{"query":"   "}`, 0},
 	}
 	for _, tt := range tests {
 		out := h.ok("canvas_search", tt.args)
@@ -675,8 +682,10 @@ func TestSearch(t *testing.T) {
 	}
 	deepEq(t, "canvas_query search", h.text("canvas_query", `{"action":"search","query":" Report "}`), text)
 	deepEq(t, "no query", h.text("canvas_query", `{"action":"search"}`), "{\n  \"resultCount\": 0,\n  \"results\": []\n}")
-	h.fails("canvas_search", `{}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_search: query: required`)
-	h.fails("canvas_search", `{"query":"a","limit":"3"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_search: limit: expected number, received string`)
+	h.fails("canvas_search", `{}`, `invalid input for search: field "query" is required`)
+	h.fails("canvas_search", `{"query":"report","limit":0}`, `limit must be a positive integer`)
+	h.fails("canvas_search", `{"query":"report","limit":2.5}`, `invalid input for search: field "limit" must be an integer, got number 2.5`)
+	h.fails("canvas_search", `{"query":"a","limit":"3"}`, `invalid input for search: field "limit" must be an integer, got string`)
 }
 
 func TestUndoRedo(t *testing.T) {
@@ -779,4 +788,10 @@ func mustUnmarshal(t *testing.T, text string, v any) {
 	if err := json.Unmarshal([]byte(text), v); err != nil {
 		t.Fatalf("%v: %s", err, text)
 	}
+}
+
+func sortedWords(s string) string {
+	w := strings.Fields(s)
+	sort.Strings(w)
+	return strings.Join(w, " ")
 }

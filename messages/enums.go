@@ -1,0 +1,56 @@
+package messages
+
+// The value lists of enumerated fields. Each list is declared once here; the
+// domain validates against it, input fields name it in their enum tag, and
+// every surface's schema, flag help and docs print it.
+var (
+	// NodeTypes are the types node.add accepts, in the reference's order.
+	NodeTypes    = []string{"markdown", "status", "context", "ledger", "trace", "file", "image", "mcp-app", "webpage", "html", "group"}
+	EdgeTypes    = []string{"relation", "depends-on", "flow", "references"}
+	EdgeStyles   = []string{"solid", "dashed", "dotted"}
+	ChildLayouts = []string{"grid", "column", "flow"}
+	// ArrangeLayouts are canvas_arrange's layouts (the same three names).
+	ArrangeLayouts = []string{"grid", "column", "flow"}
+	DockPositions  = []string{"left", "right"}
+	PinModes       = []string{"set", "add", "remove"}
+
+	// AX.
+	Sources          = []string{"agent", "api", "browser", "cli", "codex", "copilot", "mcp", "sdk", "system"}
+	WorkStatuses     = []string{"todo", "in-progress", "blocked", "done", "cancelled"}
+	OpenWorkStatuses = []string{"todo", "in-progress", "blocked"}
+	ReviewKinds      = []string{"comment", "finding"}
+	Severities       = []string{"info", "warning", "error"}
+	ReviewStatuses   = []string{"open", "resolved", "dismissed"}
+	AnchorTypes      = []string{"node", "file", "region"}
+	Decisions        = []string{"approved", "rejected"}
+	Modes            = []string{"plan", "execute", "autonomous"}
+	EventKinds       = []string{"prompt", "assistant-message", "tool-start", "tool-result", "failure", "approval", "steering", "command", "note"}
+	// InteractionEventKinds are the event kinds a node interaction may
+	// record: EventKinds without command and note.
+	InteractionEventKinds = []string{"prompt", "assistant-message", "tool-start", "tool-result", "failure", "approval", "steering"}
+	EvidenceKinds         = []string{"logs", "tool-result", "screenshot", "file", "diff", "test-output"}
+	InteractionTypes      = []string{
+		"ax.event.record", "ax.steer", "ax.work.create", "ax.work.update", "ax.evidence.add", "ax.approval.request",
+		"ax.approval.resolve", "ax.review.add", "ax.focus.set", "ax.command.invoke", "ax.elicitation.request", "ax.mode.request",
+	}
+	// InteractionSurfaces are the sourceSurface values in the reference's
+	// schema order.
+	InteractionSurfaces = []string{"native-node", "json-render", "html-node", "mcp-app", "adapter"}
+	Outcomes            = []string{"success", "failure"}
+	// WebviewBackends are the engines a webview start names (only chrome
+	// runs here; webkit is refused with a message saying so).
+	WebviewBackends = []string{"chrome", "webkit"}
+	ActivityKinds   = []string{"tool-start", "tool-result", "failure", "error", "session-start", "session-end", "command", "note"}
+)
+
+// Enums names each list for the enum struct tag.
+var Enums = map[string][]string{
+	"nodeTypes": NodeTypes, "edgeTypes": EdgeTypes, "edgeStyles": EdgeStyles,
+	"childLayouts": ChildLayouts, "arrangeLayouts": ArrangeLayouts, "dockPositions": DockPositions, "pinModes": PinModes,
+	"sources": Sources, "workStatuses": WorkStatuses, "openWorkStatuses": OpenWorkStatuses,
+	"reviewKinds": ReviewKinds, "severities": Severities, "reviewStatuses": ReviewStatuses,
+	"anchorTypes": AnchorTypes, "decisions": Decisions, "modes": Modes, "eventKinds": EventKinds,
+	"interactionEventKinds": InteractionEventKinds, "evidenceKinds": EvidenceKinds, "activityKinds": ActivityKinds,
+	"interactionTypes": InteractionTypes, "interactionSurfaces": InteractionSurfaces, "outcomes": Outcomes,
+	"webviewBackends": WebviewBackends,
+}

@@ -1,0 +1,269 @@
+package messages
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Field is one input property of an operation, declared once on the
+// operation's input type and read by every surface: the MCP input schema,
+// the CLI flags, the Go package and the docs all come from it.
+//
+// Struct tags on an input field:
+//
+//	json:"name"       the property name (required; "-" hides the field)
+//	doc:"…"           one line for schemas, flag help and docs
+//	enum:"edgeStyles" the allowed values: a list in Enums (for a string
+//	                  slice, the allowed items)
+//	pmx:"required"    the decoder refuses a call without it, naming it
+//	pmx:"required,handler" required too, but the handler checks it (with
+//	                  the reference's own message)
+//	min:"1" max:"500" numeric bounds the operation enforces
+//	type:"string"     the advertised JSON type when the Go type is looser
+//	                  (an any field the domain checks itself, to answer
+//	                  with the reference's message)
+//
+// The tags describe; the operation's decoder and handler enforce (one
+// validation, one error text per field, whatever the surface). The
+// cross-surface tests drive every declared constraint through each
+// surface and check it is refused the same way.
+type Field struct {
+	Name     string
+	Doc      string
+	Type     reflect.Type
+	Enum     []string
+	Required bool
+	// HandlerChecks says the handler, not the decoder, refuses a call
+	// without a required field (its message is the reference's).
+	HandlerChecks bool
+	Min, Max      *float64
+	// JSONType is the advertised type override (type tag), or "".
+	JSONType string
+
+	index []int // the field's path in the input struct
+}
+
+// Fields lists the operation's input properties in declaration order
+// (embedded structs flattened where they appear).
+func (op *Op) Fields() []Field { return FieldsOf(reflect.TypeOf(op.NewInput()).Elem()) }
+
+// Field returns the named input property.
+func (op *Op) Field(name string) (Field, bool) {
+	for _, f := range op.Fields() {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+var fieldCache sync.Map // reflect.Type -> []Field
+
+// FieldsOf lists the properties of an input struct type.
+func FieldsOf(t reflect.Type) []Field {
+	if cached, ok := fieldCache.Load(t); ok {
+		return cached.([]Field)
+	}
+	var out []Field
+	seen := map[string]bool{}
+	var walk func(reflect.Type, []int)
+	walk = func(st reflect.Type, at []int) {
+		for i := 0; i < st.NumField(); i++ {
+			sf := st.Field(i)
+			path := append(append([]int(nil), at...), i)
+			if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+				walk(sf.Type, path)
+				continue
+			}
+			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if name == "" || name == "-" || seen[name] {
+				continue
+			}
+			seen[name] = true
+			f := fieldOf(st, sf, name)
+			f.index = path
+			out = append(out, f)
+		}
+	}
+	walk(t, nil)
+	fieldCache.Store(t, out)
+	return out
+}
+
+func fieldOf(owner reflect.Type, sf reflect.StructField, name string) Field {
+	f := Field{Name: name, Doc: sf.Tag.Get("doc"), Type: sf.Type, JSONType: sf.Tag.Get("type")}
+	if e := sf.Tag.Get("enum"); e != "" {
+		list, ok := Enums[e]
+		if !ok {
+			panic(fmt.Sprintf("messages: %s.%s names enum %q, which Enums does not have", owner.Name(), sf.Name, e))
+		}
+		f.Enum = list
+	}
+	for _, flag := range strings.Split(sf.Tag.Get("pmx"), ",") {
+		switch flag {
+		case "required":
+			f.Required = true
+		case "handler":
+			f.HandlerChecks = true
+		}
+	}
+	f.Min = boundTag(owner, sf, "min")
+	f.Max = boundTag(owner, sf, "max")
+	return f
+}
+
+func boundTag(owner reflect.Type, sf reflect.StructField, key string) *float64 {
+	s := sf.Tag.Get(key)
+	if s == "" {
+		return nil
+	}
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		panic(fmt.Sprintf("messages: %s.%s: bad %s tag %q", owner.Name(), sf.Name, key, s))
+	}
+	return &n
+}
+
+// Schema is the JSON Schema of one property, with its keys in a fixed
+// order (anyOf, type, enum, items, properties, bounds, description).
+type Schema struct {
+	AnyOf                []*Schema   `json:"anyOf,omitempty"`
+	Type                 string      `json:"type,omitempty"`
+	Enum                 []string    `json:"enum,omitempty"`
+	Items                *Schema     `json:"items,omitempty"`
+	Properties           *Properties `json:"properties,omitempty"`
+	AdditionalProperties *Schema     `json:"additionalProperties,omitempty"`
+	Minimum              *float64    `json:"minimum,omitempty"`
+	Maximum              *float64    `json:"maximum,omitempty"`
+	Description          string      `json:"description,omitempty"`
+}
+
+// Properties are an object schema's properties in declaration order.
+type Properties struct {
+	Names   []string
+	Schemas []*Schema
+}
+
+// MarshalJSON keeps the declaration order.
+func (p *Properties) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, n := range p.Names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(n)
+		v, err := json.Marshal(p.Schemas[i])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
+
+// Schema is the property's JSON Schema: its Go type, the type override,
+// enum, bounds and doc.
+func (f Field) Schema() *Schema {
+	var s *Schema
+	if f.JSONType != "" {
+		s = &Schema{Type: f.JSONType}
+		if f.JSONType == "array" {
+			s.Items = &Schema{}
+		}
+	} else {
+		s = schemaOf(f.Type)
+	}
+	if len(f.Enum) > 0 {
+		target := s
+		if len(s.AnyOf) > 0 {
+			target = s.AnyOf[0]
+		}
+		if target.Type == "array" && target.Items != nil {
+			target = target.Items
+		}
+		target.Enum = f.Enum
+	}
+	s.Minimum, s.Maximum = f.Min, f.Max
+	s.Description = f.Doc
+	return s
+}
+
+var (
+	rawType       = reflect.TypeOf(json.RawMessage(nil))
+	looseBoolType = reflect.TypeOf(LooseBool(false))
+)
+
+func schemaOf(t reflect.Type) *Schema {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == rawType || t == looseBoolType {
+		if t == looseBoolType {
+			return &Schema{Type: "boolean"}
+		}
+		return &Schema{}
+	}
+	if t.Kind() == reflect.Struct && strings.HasPrefix(t.Name(), "Opt[") {
+		v, _ := t.FieldByName("Value")
+		return &Schema{AnyOf: []*Schema{schemaOf(v.Type), {Type: "null"}}}
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return &Schema{Type: "boolean"}
+	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint32, reflect.Uint64:
+		return &Schema{Type: "number"}
+	case reflect.String:
+		return &Schema{Type: "string"}
+	case reflect.Slice, reflect.Array:
+		return &Schema{Type: "array", Items: schemaOf(t.Elem())}
+	case reflect.Map:
+		return &Schema{Type: "object", AdditionalProperties: schemaOf(t.Elem())}
+	case reflect.Struct:
+		props := &Properties{}
+		for _, f := range FieldsOf(t) {
+			props.Names = append(props.Names, f.Name)
+			props.Schemas = append(props.Schemas, f.Schema())
+		}
+		return &Schema{Type: "object", Properties: props}
+	}
+	return &Schema{} // interface: any JSON value
+}
+
+// missing reports whether a required field is absent from a decoded input:
+// a nil pointer, slice, map or interface, or an empty string (an empty path
+// segment, an id that names nothing).
+func (f Field) missing(in reflect.Value) bool {
+	v := in.FieldByIndex(f.index)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+		return v.IsNil()
+	case reflect.String:
+		return v.String() == ""
+	}
+	return false
+}
+
+// checkRequired refuses an input that lacks a required field, naming it.
+func (op *Op) checkRequired(in any) *Error {
+	v := reflect.ValueOf(in).Elem()
+	for _, f := range op.Fields() {
+		if f.Required && !f.HandlerChecks && f.missing(v) {
+			return RequiredField(op.Name, f.Name)
+		}
+	}
+	return nil
+}
+
+// RequiredField is the error for a required input field that is absent, the
+// same text on every surface.
+func RequiredField(op, field string) *Error {
+	return InvalidInput("invalid input for %s: field %q is required", op, field).With("field", field)
+}
