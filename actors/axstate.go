@@ -30,31 +30,23 @@ type axStateCore struct {
 }
 
 // axStateActor owns a canvas's focus, work items, review annotations,
-// policy and host capability.
+// policy and host capability (the AX shell runs it).
 type axStateActor struct {
 	ref *canvasRef
 }
 
-func (a *axStateActor) Receive(ctx actor.Context) {
-	defer answerPanics(ctx)
-	injectFault("ax-state", ctx)
-	core := a.ref.axState
-	switch m := ctx.Message().(type) {
-	case *actor.Started:
-		syncJournal(ctx, a.ref, len(core.w.pending))
-	case *invokeRequest:
-		if expired(ctx, m) {
-			return
-		}
-		a.invoke(ctx, m)
-	case *axEffect:
-		a.effect(ctx, m)
-	case *journalCommitted:
-		if !core.w.committed(ctx, m) {
-			v := a.ref.boardView.Load()
-			core.board, core.host = v.Board, v.Host
-		}
-	}
+func newAxStateActor(ref *canvasRef) actor.Actor {
+	return &axShell[*boardCall, *boardResult]{ref: ref, name: "ax-state", label: "AxState",
+		handlers: boardHandlers, owner: &axStateActor{ref: ref}}
+}
+
+func (a *axStateActor) writer() *axWriter     { return &a.ref.axState.w }
+func (a *axStateActor) timers() *deadlines    { return nil }
+func (a *axStateActor) receive(actor.Context) {}
+
+func (a *axStateActor) rollback() {
+	v := a.ref.boardView.Load()
+	a.ref.axState.board, a.ref.axState.host = v.Board, v.Host
 }
 
 // boardResult is what an AxState handler produces.
@@ -74,34 +66,15 @@ type boardCall struct {
 	ref   *canvasRef
 }
 
-type boardHandler func(c *boardCall) (*boardResult, *messages.Error)
+type boardHandler = axHandler[*boardCall, *boardResult]
 
-func (a *axStateActor) invoke(ctx actor.Context, req *invokeRequest) {
-	core := a.ref.axState
-	if core.w.broken(a.ref) {
-		ctx.Respond(&invokeResult{err: core.w.failed})
-		return
-	}
-	h, ok := boardHandlers[req.op.Name]
-	if !ok {
-		ctx.Respond(&invokeResult{err: messages.Internal("no AxState handler for %s", req.op.Name)})
-		return
-	}
-	sender := ctx.Sender()
-	c := &boardCall{core: core, env: req.env, nodes: a.ref.view.Load(), e: a.ref.sys.cfg.Env, ref: a.ref}
-	res, err := runPure(ctx, a.ref, "AxState", req.env, func() (*boardResult, *messages.Error) { return h(c) })
-	if err != nil {
-		ctx.Respond(&invokeResult{err: err})
-		return
-	}
+func (a *axStateActor) newCall(req *invokeRequest) *boardCall {
+	return &boardCall{core: a.ref.axState, env: req.env, nodes: a.ref.view.Load(), e: a.ref.sys.cfg.Env, ref: a.ref}
+}
+
+func (a *axStateActor) commit(ctx actor.Context, req *invokeRequest, res *boardResult, sender *actor.PID) {
 	a.apply(ctx, res.board, res.host, func(ctx actor.Context) {
-		if req.before != nil {
-			a.ref.emitAX(ctx, evAxInteraction, req.before)
-		}
-		if res.frame != nil {
-			a.ref.emitAX(ctx, evAxStateChanged, res.frame)
-		}
-		replyTo(ctx, sender, &messages.Reply{Body: res.body}, nil)
+		a.ref.answerWrite(ctx, req, sender, evAxStateChanged, res.frame, res.body)
 	}, failTo(sender))
 }
 
@@ -128,10 +101,6 @@ func (a *axStateActor) apply(ctx actor.Context, board ax.Board, host *ax.HostCap
 // then hands the effect on to Gates.
 func (a *axStateActor) effect(ctx actor.Context, eff *axEffect) {
 	core := a.ref.axState
-	if core.w.broken(a.ref) {
-		eff.finish(ctx, core.w.failed)
-		return
-	}
 	env := a.ref.sys.cfg.Env
 	board := core.board
 	for _, n := range eff.removed {

@@ -230,9 +230,9 @@ func (c *canvasSupervisor) start(ctx actor.Context) {
 	journal, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &journalActor{ref: ref} }), "journal")
 	events, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newEventsActor(ref) }), "events")
 	layout, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &layoutActor{ref: ref} }), "layout")
-	axState, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &axStateActor{ref: ref} }), "ax-state")
-	gates, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &gatesActor{ref: ref} }), "gates")
-	timeline, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &timelineActor{ref: ref} }), "timeline")
+	axState, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newAxStateActor(ref) }), "ax-state")
+	gates, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newGatesActor(ref) }), "gates")
+	timeline, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newTimelineActor(ref) }), "timeline")
 	// The Webview actor is idle until a start: the browser launches then.
 	if ref.webview == nil { // a reloaded canvas keeps its browser session
 		ref.webview = newWebviewCore()

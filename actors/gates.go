@@ -71,24 +71,23 @@ type gatesCore struct {
 }
 
 // gatesActor owns a canvas's approval gates, elicitations and mode requests
-// and the waiters parked on them.
+// and the waiters parked on them (the AX shell runs it).
 type gatesActor struct {
 	ref *canvasRef
 }
 
-func (a *gatesActor) Receive(ctx actor.Context) {
-	defer answerPanics(ctx)
-	injectFault("gates", ctx)
+func newGatesActor(ref *canvasRef) actor.Actor {
+	return &axShell[*gateCall, *gateResult]{ref: ref, name: "gates", label: "Gates",
+		handlers: gateHandlers, owner: &gatesActor{ref: ref}}
+}
+
+func (a *gatesActor) writer() *axWriter  { return &a.ref.gates.w }
+func (a *gatesActor) timers() *deadlines { return &a.ref.gates.timers }
+func (a *gatesActor) rollback()          { a.ref.gates.gates = *a.ref.gatesView.Load() }
+
+func (a *gatesActor) receive(ctx actor.Context) {
 	core := a.ref.gates
 	switch m := ctx.Message().(type) {
-	case *actor.Started:
-		core.timers.start(ctx, a.ref.sys)
-		syncJournal(ctx, a.ref, len(core.w.pending))
-	case *invokeRequest:
-		if expired(ctx, m) {
-			return
-		}
-		a.invoke(ctx, m)
 	case *awaitGate:
 		a.await(m)
 	case *cancelWait:
@@ -105,14 +104,6 @@ func (a *gatesActor) Receive(ctx actor.Context) {
 		}
 	case *authorizeCall:
 		a.authorize(ctx, m)
-	case *axEffect:
-		a.effect(ctx, m)
-	case *journalCommitted:
-		if !core.w.committed(ctx, m) {
-			core.gates = *a.ref.gatesView.Load()
-		}
-	case *actor.Stopping:
-		core.timers.stop()
 	}
 }
 
@@ -134,32 +125,15 @@ type gateResult struct {
 	decided string
 }
 
-type gateHandler func(c *gateCall) (*gateResult, *messages.Error)
+type gateHandler = axHandler[*gateCall, *gateResult]
 
-func (a *gatesActor) invoke(ctx actor.Context, req *invokeRequest) {
-	core := a.ref.gates
-	if core.w.broken(a.ref) {
-		ctx.Respond(&invokeResult{err: core.w.failed})
-		return
-	}
-	h, ok := gateHandlers[req.op.Name]
-	if !ok {
-		ctx.Respond(&invokeResult{err: messages.Internal("no Gates handler for %s", req.op.Name)})
-		return
-	}
-	sender := ctx.Sender()
-	c := &gateCall{gates: core.gates, env: req.env, nodes: a.ref.view.Load(), e: a.ref.sys.cfg.Env}
-	res, err := runPure(ctx, a.ref, "Gates", req.env, func() (*gateResult, *messages.Error) { return h(c) })
-	if err != nil {
-		ctx.Respond(&invokeResult{err: err})
-		return
-	}
+func (a *gatesActor) newCall(req *invokeRequest) *gateCall {
+	return &gateCall{gates: a.ref.gates.gates, env: req.env, nodes: a.ref.view.Load(), e: a.ref.sys.cfg.Env}
+}
+
+func (a *gatesActor) commit(ctx actor.Context, req *invokeRequest, res *gateResult, sender *actor.PID) {
 	a.apply(ctx, res.gates, func(ctx actor.Context) {
-		if req.before != nil {
-			a.ref.emitAX(ctx, evAxInteraction, req.before)
-		}
-		a.ref.emitAX(ctx, evAxStateChanged, res.frame)
-		replyTo(ctx, sender, &messages.Reply{Body: res.body}, nil)
+		a.ref.answerWrite(ctx, req, sender, evAxStateChanged, res.frame, res.body)
 		if res.decided != "" {
 			a.wake(res.decided)
 		}
@@ -279,10 +253,6 @@ func (a *gatesActor) authorize(ctx actor.Context, m *authorizeCall) {
 // on to Timeline (audit notes) or answers the write.
 func (a *gatesActor) effect(ctx actor.Context, eff *axEffect) {
 	core := a.ref.gates
-	if core.w.broken(a.ref) {
-		eff.finish(ctx, core.w.failed)
-		return
-	}
 	gates := core.gates
 	for _, n := range eff.removed {
 		var ids []string

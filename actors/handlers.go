@@ -20,6 +20,19 @@ type call struct {
 	ref *canvasRef
 	// axFocus is set by node.focus: the AX focus follows the focused node.
 	axFocus *string
+	// inBatch is set while the handler runs as an entry of canvas.batch:
+	// it answers in the reference's batch shape for that operation.
+	inBatch bool
+}
+
+// nodeResult is a handler's reply for node n: the full node reply, or
+// the compact node a batch entry answers with.
+func (c *call) nodeResult(n *canvas.Node) any {
+	pinned := c.tx.State().IsPinned(n.ID)
+	if c.inBatch {
+		return canvas.CompactNode(n, pinned)
+	}
+	return canvas.NodeResponse(n, pinned, nil)
 }
 
 // readHandler answers a read operation from a published view.
@@ -188,23 +201,27 @@ func runImport(c *call) (any, *messages.Error) {
 
 var writeHandlers = map[string]writeHandler{
 	"node.add": func(c *call) (any, *messages.Error) {
-		n, err := canvas.AddNode(c.tx, c.env.Args.(*messages.NodeAddInput), false)
+		// A batch may also create the internal prompt and response nodes.
+		n, err := canvas.AddNode(c.tx, c.env.Args.(*messages.NodeAddInput), c.inBatch)
 		if err != nil {
 			return nil, err
 		}
-		return canvas.NodeResponse(n, c.tx.State().IsPinned(n.ID), nil), nil
+		return c.nodeResult(n), nil
 	},
 	"node.update": func(c *call) (any, *messages.Error) {
 		n, err := canvas.UpdateNode(c.tx, c.env.Args.(*messages.NodeUpdateInput))
 		if err != nil {
 			return nil, err
 		}
-		return canvas.NodeResponse(n, c.tx.State().IsPinned(n.ID), nil), nil
+		return c.nodeResult(n), nil
 	},
 	"node.remove": func(c *call) (any, *messages.Error) {
 		id := c.env.Args.(*messages.NodeRemoveInput).ID
 		if err := canvas.RemoveNode(c.tx, id); err != nil {
 			return nil, err
+		}
+		if c.inBatch {
+			return map[string]any{"ok": true, "id": id, "removed": true}, nil
 		}
 		return map[string]any{"ok": true, "removed": id}, nil
 	},
@@ -227,12 +244,15 @@ var writeHandlers = map[string]writeHandler{
 		if err != nil {
 			return nil, err
 		}
-		return canvas.NodeResponse(g, c.tx.State().IsPinned(g.ID), nil), nil
+		return c.nodeResult(g), nil
 	},
 	"group.add": func(c *call) (any, *messages.Error) {
 		g, err := canvas.GroupAdd(c.tx, c.env.Args.(*messages.GroupAddInput))
 		if err != nil {
 			return nil, err
+		}
+		if c.inBatch {
+			return c.nodeResult(g), nil
 		}
 		return map[string]any{"ok": true, "groupId": g.ID}, nil
 	},
@@ -305,8 +325,12 @@ var writeHandlers = map[string]writeHandler{
 		if err != nil {
 			return nil, err
 		}
+		dropped := canvas.CapSnapshots(c.tx, c.ref.sys.cfg.snapshotCaps())
+		if c.inBatch {
+			return map[string]any{"ok": true, "snapshot": sn.Meta()}, nil
+		}
 		body := map[string]any{"ok": true, "id": sn.ID, "snapshot": sn.Meta()}
-		if dropped := canvas.CapSnapshots(c.tx, c.ref.sys.cfg.snapshotCaps()); len(dropped) > 0 {
+		if len(dropped) > 0 {
 			body["deleted"] = dropped // the oldest, past the canvas's caps
 		}
 		return body, nil
@@ -346,12 +370,14 @@ var writeHandlers = map[string]writeHandler{
 		}
 		return map[string]any{"ok": true, "removed": id}, nil
 	},
-	"canvas.batch":  runBatch,
 	"canvas.import": runImport,
 	"arrange": func(c *call) (any, *messages.Error) {
 		res, err := canvas.Arrange(c.tx, layoutName(c.env.Args.(*messages.ArrangeInput)))
 		if err != nil {
 			return nil, err
+		}
+		if c.inBatch {
+			return map[string]any{"ok": true, "arranged": res.Arranged, "layout": res.Layout}, nil
 		}
 		return res, nil
 	},

@@ -66,40 +66,30 @@ type timelineCore struct {
 }
 
 // timelineActor owns a canvas's events, evidence and steering messages,
-// their delivery leases and the delivery waiters.
+// their delivery leases and the delivery waiters (the AX shell runs it).
 type timelineActor struct {
 	ref *canvasRef
 }
 
-func (a *timelineActor) Receive(ctx actor.Context) {
-	defer answerPanics(ctx)
-	injectFault("timeline", ctx)
-	core := a.ref.timeline
+func newTimelineActor(ref *canvasRef) actor.Actor {
+	return &axShell[*timelineCall, *timelineResult]{ref: ref, name: "timeline", label: "Timeline",
+		handlers: timelineHandlers, owner: &timelineActor{ref: ref}}
+}
+
+func (a *timelineActor) writer() *axWriter  { return &a.ref.timeline.w }
+func (a *timelineActor) timers() *deadlines { return &a.ref.timeline.timers }
+func (a *timelineActor) rollback()          { a.ref.timeline.rows = *a.ref.timelineView.Load() }
+
+func (a *timelineActor) receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *actor.Started:
-		core.timers.start(ctx, a.ref.sys)
-		syncJournal(ctx, a.ref, len(core.w.pending))
-	case *invokeRequest:
-		if expired(ctx, m) {
-			return
-		}
-		a.invoke(ctx, m)
 	case *claimSteering:
 		a.claim(m)
 	case *cancelWait:
-		if w := core.claims[m.token]; w != nil {
+		if w := a.ref.timeline.claims[m.token]; w != nil {
 			a.dropClaim(w)
 		}
 	case waitTick:
 		a.tick()
-	case *axEffect:
-		a.effect(ctx, m)
-	case *journalCommitted:
-		if !core.w.committed(ctx, m) {
-			core.rows = *a.ref.timelineView.Load()
-		}
-	case *actor.Stopping:
-		core.timers.stop()
 	}
 }
 
@@ -125,41 +115,22 @@ type timelineCall struct {
 	now  time.Time
 }
 
-type timelineHandler func(c *timelineCall) (*timelineResult, *messages.Error)
+type timelineHandler = axHandler[*timelineCall, *timelineResult]
 
-func (a *timelineActor) invoke(ctx actor.Context, req *invokeRequest) {
-	core := a.ref.timeline
-	if core.w.broken(a.ref) {
-		ctx.Respond(&invokeResult{err: core.w.failed})
-		return
-	}
-	h, ok := timelineHandlers[req.op.Name]
-	if !ok {
-		ctx.Respond(&invokeResult{err: messages.Internal("no Timeline handler for %s", req.op.Name)})
-		return
-	}
-	sender := ctx.Sender()
-	c := &timelineCall{core: core, env: req.env, e: a.ref.sys.cfg.Env, cid: a.ref.id, now: time.Now()}
-	res, err := runPure(ctx, a.ref, "Timeline", req.env, func() (*timelineResult, *messages.Error) { return h(c) })
-	if err != nil {
-		ctx.Respond(&invokeResult{err: err})
-		return
-	}
+func (a *timelineActor) newCall(req *invokeRequest) *timelineCall {
+	return &timelineCall{core: a.ref.timeline, env: req.env, e: a.ref.sys.cfg.Env, cid: a.ref.id, now: time.Now()}
+}
+
+func (a *timelineActor) commit(ctx actor.Context, req *invokeRequest, res *timelineResult, sender *actor.PID) {
 	if res.ops == nil {
 		// Nothing to store (re-marking a delivered row): answer in order.
-		core.w.write(ctx, a.ref, nil, func(ctx actor.Context) {
+		a.ref.timeline.w.write(ctx, a.ref, nil, func(ctx actor.Context) {
 			replyTo(ctx, sender, &messages.Reply{Body: res.body}, nil)
 		}, failTo(sender))
 		return
 	}
 	a.apply(ctx, res, func(ctx actor.Context) {
-		if req.before != nil {
-			a.ref.emitAX(ctx, evAxInteraction, req.before)
-		}
-		if res.frame != nil {
-			a.ref.emitAX(ctx, evAxEventCreated, res.frame)
-		}
-		replyTo(ctx, sender, &messages.Reply{Body: res.body}, nil)
+		a.ref.answerWrite(ctx, req, sender, evAxEventCreated, res.frame, res.body)
 	}, failTo(sender))
 }
 
@@ -185,10 +156,6 @@ func (a *timelineActor) apply(ctx actor.Context, res *timelineResult, then func(
 // layout write.
 func (a *timelineActor) effect(ctx actor.Context, eff *axEffect) {
 	core := a.ref.timeline
-	if core.w.broken(a.ref) {
-		eff.finish(ctx, core.w.failed)
-		return
-	}
 	c := &timelineCall{core: core, e: a.ref.sys.cfg.Env, cid: a.ref.id}
 	res := &timelineResult{rows: core.rows, seq: core.seq}
 	var notes []*ax.Event

@@ -62,6 +62,10 @@ type Op struct {
 	// delivery claims) when its input asks to (see Parker). Surfaces give it
 	// a longer deadline and cancel it when the client goes away.
 	Parks bool
+	// Batch marks a Layout write that canvas.batch accepts as an entry; the
+	// entry runs through the operation's own handler. The reference's
+	// batch allows exactly these (plus its aliases pin.add, pin.remove).
+	Batch bool
 }
 
 // Parker is implemented by inputs of Parks operations: Park reports how
@@ -113,7 +117,7 @@ var canvasOps = []*Op{
 		HTTP:     []Route{{"GET", "/api/canvas/state"}},
 	},
 	{
-		Name: "node.add", Owner: OwnerLayout, Kind: Write, Documented: true,
+		Name: "node.add", Owner: OwnerLayout, Kind: Write, Batch: true, Documented: true,
 		Summary:  "Create a node; auto-placed unless both x and y are given.",
 		NewInput: input[NodeAddInput](),
 		HTTP:     []Route{{"POST", "/api/canvas/node"}},
@@ -125,19 +129,19 @@ var canvasOps = []*Op{
 		HTTP:     []Route{{"GET", "/api/canvas/node/:id"}},
 	},
 	{
-		Name: "node.update", Owner: OwnerLayout, Kind: Write,
+		Name: "node.update", Owner: OwnerLayout, Kind: Write, Batch: true,
 		Summary:  "Patch a node's geometry, flags, title, content or data.",
 		NewInput: input[NodeUpdateInput](),
 		HTTP:     []Route{{"PATCH", "/api/canvas/node/:id"}},
 	},
 	{
-		Name: "node.remove", Owner: OwnerLayout, Kind: Write,
+		Name: "node.remove", Owner: OwnerLayout, Kind: Write, Batch: true,
 		Summary:  "Delete a node with its edges and pins.",
 		NewInput: input[NodeRemoveInput](),
 		HTTP:     []Route{{"DELETE", "/api/canvas/node/:id"}},
 	},
 	{
-		Name: "edge.add", Owner: OwnerLayout, Kind: Write, Documented: true,
+		Name: "edge.add", Owner: OwnerLayout, Kind: Write, Batch: true, Documented: true,
 		Summary:  "Connect two nodes, by id or by a unique search match.",
 		NewInput: input[EdgeAddInput](),
 		HTTP:     []Route{{"POST", "/api/canvas/edge"}},
@@ -150,25 +154,25 @@ var canvasOps = []*Op{
 		DeleteReadsBody: true,
 	},
 	{
-		Name: "group.create", Owner: OwnerLayout, Kind: Write,
+		Name: "group.create", Owner: OwnerLayout, Kind: Write, Batch: true,
 		Summary:  "Create a group frame around nodes (fit) or at a given frame (manual).",
 		NewInput: input[GroupCreateInput](),
 		HTTP:     []Route{{"POST", "/api/canvas/group"}},
 	},
 	{
-		Name: "group.add", Owner: OwnerLayout, Kind: Write,
+		Name: "group.add", Owner: OwnerLayout, Kind: Write, Batch: true,
 		Summary:  "Add nodes to a group.",
 		NewInput: input[GroupAddInput](),
 		HTTP:     []Route{{"POST", "/api/canvas/group/add"}},
 	},
 	{
-		Name: "group.remove", Owner: OwnerLayout, Kind: Write,
+		Name: "group.remove", Owner: OwnerLayout, Kind: Write, Batch: true,
 		Summary:  "Release every member of a group; the frame stays.",
 		NewInput: input[GroupRemoveInput](),
 		HTTP:     []Route{{"POST", "/api/canvas/group/ungroup"}},
 	},
 	{
-		Name: "pin.set", Owner: OwnerLayout, Kind: Write, Documented: true,
+		Name: "pin.set", Owner: OwnerLayout, Kind: Write, Batch: true, Documented: true,
 		Summary:  "Set, add or remove context pins (at most 20).",
 		NewInput: input[PinSetInput](),
 		HTTP:     []Route{{"POST", "/api/canvas/context-pins"}},
@@ -240,7 +244,7 @@ var canvasOps = []*Op{
 		HTTP:     []Route{{"POST", "/api/canvas/fit"}},
 	},
 	{
-		Name: "arrange", Owner: OwnerLayout, Kind: Write,
+		Name: "arrange", Owner: OwnerLayout, Kind: Write, Batch: true,
 		Summary:  "Auto-arrange the unlocked nodes: grid, column or flow.",
 		NewInput: input[ArrangeInput](),
 		HTTP:     []Route{{"POST", "/api/canvas/arrange"}},
@@ -276,7 +280,7 @@ var canvasOps = []*Op{
 		HTTP:     []Route{{"GET", "/api/canvas/snapshots"}},
 	},
 	{
-		Name: "snapshot.save", Owner: OwnerLayout, Kind: Write,
+		Name: "snapshot.save", Owner: OwnerLayout, Kind: Write, Batch: true,
 		Summary:  "Save the layout as a named snapshot.",
 		NewInput: input[SnapshotSaveInput](),
 		HTTP:     []Route{{"POST", "/api/canvas/snapshots"}},

@@ -1,12 +1,13 @@
 package canvas
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonobj"
 )
 
 // Character budgets of agent-context summaries. Webpages get more room
@@ -34,68 +35,20 @@ func AgentBudget(n *Node) int {
 	return contextBudget(n, AgentContextBudget, AgentContextWebpageBudget)
 }
 
-// Field is one key of a Fields object.
-type Field struct {
-	Key   string
-	Value any
-}
-
 // Fields is a JSON object that keeps its keys in insertion order, so
 // derived objects (metadata, type counts) read in the reference's order
-// instead of Go's sorted map order.
-type Fields []Field
-
-// Get returns the value of key.
-func (f Fields) Get(key string) (any, bool) {
-	for _, e := range f {
-		if e.Key == key {
-			return e.Value, true
-		}
-	}
-	return nil, false
-}
-
-// MarshalJSON renders the fields as an object in order.
-func (f Fields) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, e := range f {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, err := json.Marshal(e.Key)
-		if err != nil {
-			return nil, err
-		}
-		v, err := marshalNoEscape(e.Value)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-// marshalNoEscape is json.Marshal without HTML escaping, which is how
-// JSON.stringify writes <, > and &.
-func marshalNoEscape(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
+// instead of Go's sorted map order; Field is one key. Both are the shared
+// internal/jsonobj types.
+type (
+	Fields = jsonobj.Object
+	Field  = jsonobj.KV
+)
 
 // jsonText is JSON.stringify(v), or "" when v cannot be encoded. Plain Go
 // maps encode with sorted keys (the reference kept insertion order, which a
 // decoded map no longer has).
 func jsonText(v any) string {
-	out, err := marshalNoEscape(v)
+	out, err := jsonobj.Marshal(v)
 	if err != nil {
 		return ""
 	}

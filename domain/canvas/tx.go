@@ -231,100 +231,87 @@ func track[T comparable](list *[]RecordChange[T], idx *map[string]int, id string
 	*list = append(*list, RecordChange[T]{ID: id, Before: before, After: after})
 }
 
-// PutNode inserts or replaces a node. A new node must carry an Ord.
-func (tx *Tx) PutNode(n *Node) {
-	before, _ := tx.state.Nodes.Get(n.ID)
-	if n.Ord == 0 {
-		if before != nil {
-			n.Ord = before.Ord
+// record is one of the kinds a Tx stores (node, edge, annotation,
+// snapshot): keyed by id, placed by its layout ordinal. One generic Put and
+// Delete serve all four, so the ordinal and change-tracking rules cannot
+// drift between kinds.
+type record interface {
+	comparable
+	key() (id string, ord *uint64)
+}
+
+func (n *Node) key() (string, *uint64)       { return n.ID, &n.Ord }
+func (e *Edge) key() (string, *uint64)       { return e.ID, &e.Ord }
+func (a *Annotation) key() (string, *uint64) { return a.ID, &a.Ord }
+func (sn *Snapshot) key() (string, *uint64)  { return sn.ID, &sn.Ord }
+
+// recordSet is the persistent set a Tx keeps records of one kind in.
+type recordSet[S any, T record] interface {
+	Get(id string) (T, bool)
+	Put(T) S
+	Delete(id string) S
+}
+
+// putRecord inserts or replaces r in set and tracks the change. A record
+// without an ordinal keeps the one it replaces, or gets a fresh one.
+func putRecord[S recordSet[S, T], T record](tx *Tx, set *S, list *[]RecordChange[T], idx *map[string]int, r T) {
+	id, ord := r.key()
+	before, _ := (*set).Get(id)
+	if *ord == 0 {
+		var none T
+		if before != none {
+			_, prev := before.key()
+			*ord = *prev
 		} else {
-			n.Ord = tx.AllocOrd()
+			*ord = tx.AllocOrd()
 		}
 	}
-	tx.state.Nodes = tx.state.Nodes.Put(n)
-	track(&tx.change.Nodes, &tx.nodeIdx, n.ID, before, n)
+	*set = (*set).Put(r)
+	track(list, idx, id, before, r)
 }
+
+// deleteRecord removes the record with id from set, if there is one, and
+// tracks the change.
+func deleteRecord[S recordSet[S, T], T record](set *S, list *[]RecordChange[T], idx *map[string]int, id string) {
+	before, ok := (*set).Get(id)
+	if !ok {
+		return
+	}
+	var none T
+	*set = (*set).Delete(id)
+	track(list, idx, id, before, none)
+}
+
+// PutNode inserts or replaces a node. A new node must carry an Ord.
+func (tx *Tx) PutNode(n *Node) { putRecord(tx, &tx.state.Nodes, &tx.change.Nodes, &tx.nodeIdx, n) }
 
 // DeleteNode removes a node (edges and pins are the caller's business).
-func (tx *Tx) DeleteNode(id string) {
-	before, ok := tx.state.Nodes.Get(id)
-	if !ok {
-		return
-	}
-	tx.state.Nodes = tx.state.Nodes.Delete(id)
-	track(&tx.change.Nodes, &tx.nodeIdx, id, before, nil)
-}
+func (tx *Tx) DeleteNode(id string) { deleteRecord(&tx.state.Nodes, &tx.change.Nodes, &tx.nodeIdx, id) }
 
 // PutEdge inserts or replaces an edge.
-func (tx *Tx) PutEdge(e *Edge) {
-	before, _ := tx.state.Edges.Get(e.ID)
-	if e.Ord == 0 {
-		if before != nil {
-			e.Ord = before.Ord
-		} else {
-			e.Ord = tx.AllocOrd()
-		}
-	}
-	tx.state.Edges = tx.state.Edges.Put(e)
-	track(&tx.change.Edges, &tx.edgeIdx, e.ID, before, e)
-}
+func (tx *Tx) PutEdge(e *Edge) { putRecord(tx, &tx.state.Edges, &tx.change.Edges, &tx.edgeIdx, e) }
 
 // DeleteEdge removes an edge.
-func (tx *Tx) DeleteEdge(id string) {
-	before, ok := tx.state.Edges.Get(id)
-	if !ok {
-		return
-	}
-	tx.state.Edges = tx.state.Edges.Delete(id)
-	track(&tx.change.Edges, &tx.edgeIdx, id, before, nil)
-}
+func (tx *Tx) DeleteEdge(id string) { deleteRecord(&tx.state.Edges, &tx.change.Edges, &tx.edgeIdx, id) }
 
 // PutAnnotation inserts or replaces an annotation.
 func (tx *Tx) PutAnnotation(a *Annotation) {
-	before, _ := tx.state.Annotations.Get(a.ID)
-	if a.Ord == 0 {
-		if before != nil {
-			a.Ord = before.Ord
-		} else {
-			a.Ord = tx.AllocOrd()
-		}
-	}
-	tx.state.Annotations = tx.state.Annotations.Put(a)
-	track(&tx.change.Annotations, &tx.annIdx, a.ID, before, a)
+	putRecord(tx, &tx.state.Annotations, &tx.change.Annotations, &tx.annIdx, a)
 }
 
 // DeleteAnnotation removes an annotation.
 func (tx *Tx) DeleteAnnotation(id string) {
-	before, ok := tx.state.Annotations.Get(id)
-	if !ok {
-		return
-	}
-	tx.state.Annotations = tx.state.Annotations.Delete(id)
-	track(&tx.change.Annotations, &tx.annIdx, id, before, nil)
+	deleteRecord(&tx.state.Annotations, &tx.change.Annotations, &tx.annIdx, id)
 }
 
 // PutSnapshot stores or replaces snapshot metadata (and content, if set).
 func (tx *Tx) PutSnapshot(sn *Snapshot) {
-	before, _ := tx.state.Snapshots.Get(sn.ID)
-	if sn.Ord == 0 {
-		if before != nil {
-			sn.Ord = before.Ord
-		} else {
-			sn.Ord = tx.AllocOrd()
-		}
-	}
-	tx.state.Snapshots = tx.state.Snapshots.Put(sn)
-	track(&tx.change.Snapshots, &tx.snapIdx, sn.ID, before, sn)
+	putRecord(tx, &tx.state.Snapshots, &tx.change.Snapshots, &tx.snapIdx, sn)
 }
 
 // DeleteSnapshot removes a snapshot.
 func (tx *Tx) DeleteSnapshot(id string) {
-	before, ok := tx.state.Snapshots.Get(id)
-	if !ok {
-		return
-	}
-	tx.state.Snapshots = tx.state.Snapshots.Delete(id)
-	track(&tx.change.Snapshots, &tx.snapIdx, id, before, nil)
+	deleteRecord(&tx.state.Snapshots, &tx.change.Snapshots, &tx.snapIdx, id)
 }
 
 // SetPins replaces the context pins.

@@ -36,6 +36,8 @@ var rules = []rule{
 		"the remote invoker is an HTTP client of the contract, nothing else"},
 	{"surfaces/cli", []string{module + "/actors", module + "/persistence", module + "/domain", "github.com/asynkron/", "github.com/tidwall/"},
 		"the CLI reaches the server through pmxcanvas or HTTP, never actor internals"},
+	{"internal/jsonobj", []string{module, "github.com/", "golang.org/"},
+		"the ordered JSON object is a leaf every layer may use: standard library only"},
 }
 
 // pureStdlib are standard packages under forbidden prefixes that do no I/O.

@@ -23,6 +23,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonobj"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
@@ -539,45 +540,27 @@ func isObject(v any) bool {
 	return ok
 }
 
-// ordered is a JSON object that keeps its key order (the reference builds
-// its outputs as JavaScript objects, whose keys keep insertion order).
-type ordered []kv
-
-type kv struct {
-	K string
-	V any
-}
-
-// set appends a key, or replaces its value in place.
-func (o *ordered) set(k string, v any) {
-	for i := range *o {
-		if (*o)[i].K == k {
-			(*o)[i].V = v
-			return
-		}
-	}
-	*o = append(*o, kv{k, v})
-}
+// ordered is the shared ordered JSON object (internal/jsonobj; the
+// reference builds its outputs as JavaScript objects, whose keys keep
+// insertion order) with the lookups the commands use.
+type ordered jsonobj.Object
 
 // MarshalJSON writes the keys in order.
-func (o ordered) MarshalJSON() ([]byte, error) {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, e := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := plainJSON(e.K)
-		b.Write(k)
-		b.WriteByte(':')
-		v, err := plainJSON(e.V)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return []byte(b.String()), nil
+func (o ordered) MarshalJSON() ([]byte, error) { return jsonobj.Object(o).MarshalJSON() }
+
+// set appends a key, or replaces its value in place.
+func (o *ordered) set(k string, v any) { (*jsonobj.Object)(o).Set(k, v) }
+
+// get returns a key's value (nil when absent).
+func (o ordered) get(k string) any {
+	v, _ := jsonobj.Object(o).Get(k)
+	return v
+}
+
+// has reports whether the key is present.
+func (o ordered) has(k string) bool {
+	_, ok := jsonobj.Object(o).Get(k)
+	return ok
 }
 
 // rawObject decodes a JSON object into its keys, in order, with their raw
@@ -602,29 +585,9 @@ func rawObject(raw []byte) (ordered, error) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, err
 		}
-		out = append(out, kv{key, v})
+		out = append(out, jsonobj.KV{K: key, V: v})
 	}
 	return out, nil
-}
-
-// get returns a key's value (nil when absent).
-func (o ordered) get(k string) any {
-	for _, e := range o {
-		if e.K == k {
-			return e.V
-		}
-	}
-	return nil
-}
-
-// has reports whether the key is present.
-func (o ordered) has(k string) bool {
-	for _, e := range o {
-		if e.K == k {
-			return true
-		}
-	}
-	return false
 }
 
 // decoded returns a raw value decoded into plain Go values.

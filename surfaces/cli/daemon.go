@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonobj"
 	"github.com/pmxcanvas/pmx-canvas/pmxcanvas"
 	"github.com/pmxcanvas/pmx-canvas/surfaces/remote"
 )
@@ -119,41 +119,21 @@ func (t *daemonTarget) healthURL() string { return t.base + "/health" }
 func (t *daemonTarget) workbenchURL() string { return t.base + "/workbench" }
 
 // fields are the keys every daemon document carries.
-func (t *daemonTarget) fields(extra ...any) []daemonKV {
-	out := []daemonKV{{"ok", true}, {"daemon", true}}
+func (t *daemonTarget) fields(extra ...any) jsonobj.Object {
+	out := jsonobj.Object{{"ok", true}, {"daemon", true}}
 	for i := 0; i+1 < len(extra); i += 2 {
-		out = append(out, daemonKV{extra[i].(string), extra[i+1]})
+		out = append(out, jsonobj.KV{extra[i].(string), extra[i+1]})
 	}
 	return append(out,
-		daemonKV{"url", t.workbenchURL()}, daemonKV{"healthUrl", t.healthURL()},
-		daemonKV{"logFile", t.logFile}, daemonKV{"pidFile", t.pidFile}, daemonKV{"workspace", t.workspace})
+		jsonobj.KV{"url", t.workbenchURL()}, jsonobj.KV{"healthUrl", t.healthURL()},
+		jsonobj.KV{"logFile", t.logFile}, jsonobj.KV{"pidFile", t.pidFile}, jsonobj.KV{"workspace", t.workspace})
 }
 
-// daemonKV is one key of an ordered JSON object.
-type daemonKV struct {
-	k string
-	v any
-}
-
-// daemonJSON renders pairs as one JSON object, keys in the given order.
-func daemonJSON(pairs []daemonKV) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, p := range pairs {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := plainJSON(p.k)
-		v, err := plainJSON(p.v)
-		if err != nil {
-			v = []byte("null")
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes()
+// daemonJSON renders a daemon document, keys in the given order. Its
+// values are strings, numbers, booleans and null, which always encode.
+func daemonJSON(doc jsonobj.Object) json.RawMessage {
+	b, _ := doc.MarshalJSON()
+	return b
 }
 
 // healthOf asks the server for /health within timeout. It returns the
@@ -459,7 +439,7 @@ server of this workspace. A pid file left by a daemon that is gone is removed.`,
 	return cmd
 }
 
-func daemonStatus(ctx context.Context, t *daemonTarget) []daemonKV {
+func daemonStatus(ctx context.Context, t *daemonTarget) jsonobj.Object {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -482,7 +462,7 @@ func daemonStatus(ctx context.Context, t *daemonTarget) []daemonKV {
 	}
 	return append(t.fields("running", running, "responsive", responsive && ours, "pid", pidValue,
 		"pidRunning", pidRunning, "pidIsServer", pidIsServer),
-		daemonKV{"pidFileExists", daemonFileExists(t.pidFile)})
+		jsonobj.KV{"pidFileExists", daemonFileExists(t.pidFile)})
 }
 
 func newServeStopCommand() *cobra.Command {
@@ -518,7 +498,7 @@ Prints one JSON document: {ok, daemon, stopped, pid, ...}.`,
 	return cmd
 }
 
-func daemonStop(ctx context.Context, t *daemonTarget, wait time.Duration) ([]daemonKV, error) {
+func daemonStop(ctx context.Context, t *daemonTarget, wait time.Duration) (jsonobj.Object, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonobj"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
@@ -193,7 +194,7 @@ func (c *Call) invokeRaw(op string, input Args) (*messages.Reply, error) {
 	if input == nil {
 		input = Args{}
 	}
-	raw, err := marshal(input)
+	raw, err := jsonobj.Marshal(input)
 	if err != nil {
 		return nil, err
 	}

@@ -10,77 +10,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonobj"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
-// KV is one key of an ordered JSON object.
-type KV struct {
-	K string
-	V any
-}
-
 // Obj is a JSON object that keeps its key order (schemas, and results
-// whose key order is part of the reference's output).
-type Obj []KV
-
-// MarshalJSON writes the keys in order.
-func (o Obj) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, kv := range o {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		k, err := marshal(kv.K)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(k)
-		buf.WriteByte(':')
-		v, err := marshal(kv.V)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(v)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}
-
-// Get returns the value of key.
-func (o Obj) Get(key string) (any, bool) {
-	for _, kv := range o {
-		if kv.K == key {
-			return kv.V, true
-		}
-	}
-	return nil, false
-}
-
-// With returns o with key set (replaced in place or appended).
-func (o Obj) With(key string, v any) Obj {
-	out := append(Obj(nil), o...)
-	for i, kv := range out {
-		if kv.K == key {
-			out[i].V = v
-			return out
-		}
-	}
-	return append(out, KV{key, v})
-}
-
-// marshal is json.Marshal without HTML escaping, like the HTTP surface, so
-// a tool's text is byte-identical whether the reply came from the local
-// actors or over HTTP.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
-}
+// whose key order is part of the reference's output); KV is one key. Both
+// are the shared internal/jsonobj types.
+type (
+	Obj = jsonobj.Object
+	KV  = jsonobj.KV
+)
 
 // Compact renders v as one-line JSON (the reference's JSON.stringify(x)).
 func Compact(v any) (string, error) {
@@ -91,7 +31,7 @@ func Compact(v any) (string, error) {
 		}
 		return buf.String(), nil
 	}
-	b, err := marshal(v)
+	b, err := jsonobj.Marshal(v)
 	return string(b), err
 }
 
@@ -101,7 +41,7 @@ func Pretty(v any) (string, error) {
 	if r, ok := v.(json.RawMessage); ok {
 		raw = r
 	} else {
-		b, err := marshal(v)
+		b, err := jsonobj.Marshal(v)
 		if err != nil {
 			return "", err
 		}

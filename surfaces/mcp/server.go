@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonobj"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
@@ -183,7 +184,7 @@ func InputSchema(t *Tool) json.RawMessage {
 	if len(required) > 0 {
 		schema = append(schema, KV{"required", required})
 	}
-	b, err := marshal(schema)
+	b, err := jsonobj.Marshal(schema)
 	if err != nil {
 		panic(err) // the schemas are static data; a failure is a programming error
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonobj"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
@@ -78,7 +79,7 @@ func cvReplyObj(r *Reply) (Obj, error) {
 
 // toOrdered renders any Go value as ordered JSON values.
 func cvToOrdered(v any) (any, error) {
-	raw, err := marshal(v)
+	raw, err := jsonobj.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
