@@ -49,11 +49,6 @@ type Field struct {
 	Loose    Obj
 	Required bool
 	Check    Check
-	// toolRequired marks a field the tool requires although its operation
-	// does not (canvas_add_html_node's html); the tool refuses the call
-	// with the text the operation gives for a missing required field.
-	toolRequired bool
-	opRequired   bool // the operation's input declares it required
 }
 
 // Args are a tool call's arguments.
@@ -291,7 +286,7 @@ func (r *Registry) deriveComposite(c *Tool) error {
 	for _, name := range order {
 		u := uses[name]
 		f := u.field
-		f.Required, f.toolRequired = false, false
+		f.Required = false
 		if u.count > 1 && f.Check != ByOp {
 			f.Check = Accept
 			if f.Loose != nil {

@@ -292,7 +292,9 @@ func runAddHTMLNode(c *Call, a Args) (*Result, error) {
 // runGetNode reads one node (canvas_get_node, canvas_node get).
 func runGetNode(c *Call, a Args) (*Result, error) {
 	in := cvCopyArgs(a)
-	in["includeBlobs"] = true
+	if _, given := in["includeBlobs"]; !given {
+		in["includeBlobs"] = true
+	}
 	reply, err := c.Invoke("node.get", in)
 	if err != nil {
 		return nil, err
@@ -339,7 +341,9 @@ func runUpdateNode(c *Call, a Args) (*Result, error) {
 // canvas_query layout).
 func runGetLayout(c *Call, a Args) (*Result, error) {
 	full := cvWantsFull(a)
-	reply, err := c.Invoke("layout.get", Args{"view": "agent", "includeBlobs": full})
+	in := cvCopyArgs(a)
+	in["view"] = "agent"
+	reply, err := c.Invoke("layout.get", in)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ var (
 // "snapshot" there (the operation's path id), a UX name kept as it is.
 var diffFields = []Field{
 	{Name: "id", Check: ByOp, Schema: cvStr("Ignored: use snapshot.")},
-	{Name: "snapshot", Check: ByOp, Required: true, toolRequired: true, Schema: cvStr("Snapshot id or name to compare the canvas with.")},
+	{Name: "snapshot", Check: ByOp, Required: true, Schema: cvStr("Snapshot id or name to compare the canvas with.")},
 }
 
 // snapshotActions maps canvas_snapshot's action to the tool it runs.

@@ -60,7 +60,7 @@ func TestSnapshotTools(t *testing.T) {
 	deepEq(t, "delete", h.text("canvas_delete_snapshot", `{"id":"`+snapID+`"}`), `{"ok":true,"deleted":"`+snapID+`"}`)
 
 	tests := []struct{ tool, args, want string }{
-		{"canvas_snapshot", `{}`, `invalid input for snapshot.save: field "name" is required`},
+		{"canvas_snapshot", `{}`, `Missing snapshot name`},
 		{"canvas_snapshot", `{"name":"  "}`, `Missing snapshot name`},
 		{"canvas_snapshot", `{"name":5}`, `invalid input for snapshot.save: field "name" must be a string, got number`},
 		{"canvas_snapshot", `{"action":"undo"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_snapshot: action: expected one of "save"|"list"|"restore"|"delete"|"gc"|"diff"`},
