@@ -65,11 +65,11 @@ func TestSnapshotTools(t *testing.T) {
 		{"canvas_snapshot", `{"name":5}`, `invalid input for snapshot.save: field "name" must be a string, got number`},
 		{"canvas_snapshot", `{"action":"undo"}`, `MCP error -32602: Input validation error: Invalid arguments for tool canvas_snapshot: action: expected one of "save"|"list"|"restore"|"delete"|"gc"|"diff"`},
 		{"canvas_snapshot", `{"action":"restore"}`, `invalid input for snapshot.restore: field "id" is required`},
-		{"canvas_snapshot", `{"action":"diff"}`, `invalid input for snapshot.diff: field "snapshot" is required`},
+		{"canvas_snapshot", `{"action":"diff"}`, `invalid input for snapshot.diff: field "id" is required`},
 		{"canvas_restore", `{"id":"nope"}`, `Snapshot not found`},
 		{"canvas_delete_snapshot", `{"id":"nope"}`, `Snapshot not found`},
 		{"canvas_diff", `{"snapshot":"nope"}`, `Snapshot "nope" not found.`},
-		{"canvas_diff", `{"id":"first"}`, `invalid input for snapshot.diff: field "snapshot" is required`},
+		{"canvas_diff", `{"id":"first"}`, `invalid input for snapshot.diff: field "id" is required`},
 		{"canvas_list_snapshots", `{"all":"yes"}`, `invalid input for snapshot.list: field "all" must be a boolean, got string`},
 	}
 	for _, tt := range tests {

@@ -468,8 +468,9 @@ func TestAddHTMLNode(t *testing.T) {
 	if f := h.ok("canvas_add_html_node", `{"html":"<p/>","presentation":true,"full":true}`); f["data"].(map[string]any)["presentation"] != true {
 		t.Errorf("presentation true: %v", f["data"])
 	}
-	// html is advertised as required; the operation decides (as over HTTP).
-	h.sameAsOp("canvas_add_html_node", `{"title":"x"}`)
+	// html is advertised as required; the operation decides, and an html
+	// node without a document is created as over HTTP.
+	deepEq(t, "no html", h.ok("canvas_add_html_node", `{"title":"x"}`)["node"].(map[string]any)["type"], "html")
 	h.fails("canvas_add_html_node", `{"html":"x","x":"1"}`, `invalid input for node.add: field "x" must be a number, got string`)
 }
 
