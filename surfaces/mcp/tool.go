@@ -203,6 +203,9 @@ func NewRegistry() (*Registry, error) {
 			return nil, fmt.Errorf("mcp: tool %s is defined and still listed as pending", name)
 		}
 	}
+	if err := r.addBoundTools(); err != nil {
+		return nil, err
+	}
 	for _, t := range r.tools {
 		if len(t.Actions) > 0 {
 			if err := r.deriveComposite(t); err != nil {
@@ -219,6 +222,26 @@ func NewRegistry() (*Registry, error) {
 		t.Compact = true
 	}
 	return r, nil
+}
+
+// addBoundTools lists a tool for each catalog operation with an MCP
+// binding, after the frozen tools: the operation's fields, its reply body
+// as pretty JSON. This is how an operation added after the reference
+// reaches MCP without a hand-written tool.
+func (r *Registry) addBoundTools() error {
+	for _, op := range messages.Catalog {
+		b := op.MCP
+		if b == nil {
+			continue
+		}
+		if _, taken := r.byName[b.Tool]; taken {
+			return fmt.Errorf("mcp: %s binds tool %s, which is already defined", op.Name, b.Tool)
+		}
+		t := &Tool{Name: b.Tool, Description: b.Description, Fields: opFields(op.Name), Op: op.Name}
+		r.tools = append(r.tools, t)
+		r.byName[t.Name] = t
+	}
+	return nil
 }
 
 // definitions collects tool definitions from this package's files.
