@@ -264,6 +264,9 @@ func (r *Registry) deriveComposite(c *Tool) error {
 	type use struct {
 		field Field
 		count int
+		// differs: a member decodes the field with another type or enum,
+		// so the composite cannot advertise one of them.
+		differs bool
 	}
 	uses := map[string]*use{}
 	var order []string
@@ -294,6 +297,9 @@ func (r *Registry) deriveComposite(c *Tool) error {
 			}
 			if u, ok := uses[name]; ok {
 				u.count++
+				if f.Check == ByOp && !sameShape(u.field.Schema, f.Schema) {
+					u.differs = true
+				}
 				continue
 			}
 			f.Name = name
@@ -310,7 +316,16 @@ func (r *Registry) deriveComposite(c *Tool) error {
 		u := uses[name]
 		f := u.field
 		f.Required = false
-		if u.count > 1 && f.Check != ByOp {
+		switch {
+		case u.differs:
+			// The actions decode it differently (canvas_ax_timeline's kind:
+			// an event kind or an evidence kind): advertised untyped, each
+			// action's operation checks its own.
+			f.Schema = Obj{}
+			if d, ok := u.field.Schema.Get("description"); ok {
+				f.Schema = Obj{{"description", d}}
+			}
+		case u.count > 1 && f.Check != ByOp:
 			f.Check = Accept
 			if f.Loose != nil {
 				f.Schema = f.Loose
@@ -325,6 +340,22 @@ func (r *Registry) deriveComposite(c *Tool) error {
 	}
 	c.Fields = fields
 	return nil
+}
+
+// sameShape reports whether two field schemas advertise the same value
+// (their descriptions aside).
+func sameShape(a, b Obj) bool {
+	strip := func(o Obj) string {
+		out := Obj{}
+		for _, kv := range o {
+			if kv.K != "description" {
+				out = append(out, kv)
+			}
+		}
+		s, _ := Compact(out)
+		return s
+	}
+	return strip(a) == strip(b)
 }
 
 // deprecate prefixes each legacy tool reachable through a composite.

@@ -201,9 +201,12 @@ func TestCanvasCompositeFieldTypes(t *testing.T) {
 		typ         any
 	}{
 		// Generated from the operations' input types: a shared field has
-		// the type every action decodes it with.
+		// the type every action decodes it with, and none when the actions
+		// decode it differently (children: a list on add, anything on
+		// update; timeline kind: an event kind or an evidence kind).
+		{"canvas_ax_timeline", "kind", nil},
 		{"canvas_node", "type", "string"}, {"canvas_node", "title", "string"}, {"canvas_node", "x", "number"},
-		{"canvas_node", "strictSize", "boolean"}, {"canvas_node", "children", "array"}, {"canvas_node", "childIds", "array"},
+		{"canvas_node", "strictSize", "boolean"}, {"canvas_node", "children", nil}, {"canvas_node", "childIds", nil},
 		{"canvas_node", "data", "object"}, {"canvas_node", "axCapabilities", "object"}, {"canvas_node", "full", "boolean"},
 		{"canvas_node", "id", "string"}, {"canvas_node", "spec", "object"}, {"canvas_node", "refresh", "boolean"},
 		{"canvas_edge", "type", "string"}, {"canvas_edge", "edge_id", "string"},
