@@ -4,3 +4,4 @@ package pmxcanvas
 // of docs/ come from the catalog; run `go generate ./pmxcanvas` after
 // changing it. Tests fail while either is stale.
 //go:generate go run ../internal/gen/cmd/opsgen
+//go:generate go run ../internal/gen/cmd/docgen
