@@ -58,6 +58,10 @@ type Op struct {
 	// BodyArrayField, when set, accepts a bare JSON array body as the value
 	// of this field (the reference's batch takes {operations:[...]} or [...]).
 	BodyArrayField string
+	// MCP, when set, gives the operation an MCP tool of its own, built
+	// from its input fields (the reference's tools are written in
+	// surfaces/mcp; an operation added later needs only this).
+	MCP *MCPBinding
 	// Parks marks a read that may wait in its owner's mailbox (gate awaits,
 	// delivery claims) when its input asks to (see Parker). Surfaces give it
 	// a longer deadline and cancel it when the client goes away.
@@ -69,6 +73,14 @@ type Op struct {
 	// GoMethod names the operation's method in the Go package when the
 	// default (see GoName) is taken by a hand-written shortcut.
 	GoMethod string
+}
+
+// MCPBinding is an operation's MCP tool: its name and description; its
+// arguments are the operation's input fields and its result the reply
+// body.
+type MCPBinding struct {
+	Tool        string
+	Description string
 }
 
 // Parker is implemented by inputs of Parks operations: Park reports how

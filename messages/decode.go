@@ -188,11 +188,11 @@ func (op *Op) QueryValue(key, value string) (json.RawMessage, *Error) {
 		case "false", "0":
 			return json.RawMessage("false"), nil
 		}
-		return nil, InvalidInput("invalid input for %s: query parameter %q must be true or false, got %q", op.Name, key, value).With("field", key)
+		return nil, queryTypeError(op.Name, key, base)
 	case reflect.Float64, reflect.Float32, reflect.Int, reflect.Int64, reflect.Uint64:
 		n, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
 		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
-			return nil, InvalidInput("invalid input for %s: query parameter %q must be a number, got %q", op.Name, key, value).With("field", key)
+			return nil, queryTypeError(op.Name, key, base)
 		}
 		return mustJSON(n), nil
 	case reflect.String:
@@ -214,4 +214,11 @@ func mustJSON(v any) json.RawMessage {
 		panic(err) // only called with strings and finite numbers
 	}
 	return b
+}
+
+// queryTypeError is the error for a query value that does not parse as its
+// field's type: the text the JSON decoder gives for a string there, so a
+// field refuses the same bad value with the same words on every surface.
+func queryTypeError(op, key string, t reflect.Type) *Error {
+	return InvalidInput("invalid input for %s: field %q must be %s, got string", op, key, typeWord(t)).With("field", key)
 }

@@ -353,7 +353,7 @@ func TestNonFiniteNumbersAreRefused(t *testing.T) {
 	for _, q := range []string{"x=NaN", "y=Inf", "scale=-Inf", "x=Infinity", "x=%2BInf", "y=1e999", "x=nan"} {
 		r := p.must(400, "POST", "/api/canvas/viewport?"+q, nil)
 		field := strings.SplitN(q, "=", 2)[0]
-		if r.str("code") != "invalid-input" || r.body["field"] != field || !strings.Contains(r.str("error"), `query parameter "`+field+`" must be a number`) {
+		if r.str("code") != "invalid-input" || r.body["field"] != field || !strings.Contains(r.str("error"), `field "`+field+`" must be a number, got string`) {
 			t.Fatalf("%s: %s", q, r.raw)
 		}
 	}

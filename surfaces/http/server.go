@@ -145,6 +145,12 @@ func (s *Server) routes() {
 		}
 	}
 	s.app.Use(func(c *fiber.Ctx) error {
+		if op, ok := emptyPathParam(c.Method(), c.Path()); ok {
+			// The router does not match an empty segment: the client
+			// left out the id. The operation runs without it and refuses
+			// it as it refuses a missing id on every surface.
+			return s.operation(op)(c)
+		}
 		if allowed := allowedMethods(c.Path()); len(allowed) > 0 {
 			c.Set(fiber.HeaderAllow, strings.Join(allowed, ", "))
 			return writeError(c, messages.Make(messages.CodeMethodNotAllowed, "%s is not allowed on %s; use %s",
@@ -152,6 +158,43 @@ func (s *Server) routes() {
 		}
 		return writeError(c, messages.Make(messages.CodeRouteNotFound, "Not found: %s %s", c.Method(), c.Path()))
 	})
+}
+
+// emptyPathParam finds the operation whose route of method matches path
+// with a path parameter left empty (POST /api/canvas/ax/approval//resolve).
+func emptyPathParam(method, path string) (*messages.Op, bool) {
+	segs := strings.Split(path, "/")
+	for _, o := range messages.Catalog {
+		for _, r := range o.HTTP {
+			if r.Method != method {
+				continue
+			}
+			if _, ok := matchEmpty(strings.Split(r.Path, "/"), segs); ok {
+				return o, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// matchEmpty matches segs against a route pattern and returns the first
+// parameter whose segment is empty (ok only when there is one).
+func matchEmpty(pattern, segs []string) (string, bool) {
+	if len(pattern) != len(segs) {
+		return "", false
+	}
+	empty := ""
+	for i, p := range pattern {
+		switch {
+		case strings.HasPrefix(p, ":"):
+			if segs[i] == "" && empty == "" {
+				empty = strings.TrimPrefix(p, ":")
+			}
+		case p != segs[i]:
+			return "", false
+		}
+	}
+	return empty, empty != ""
 }
 
 // allowedMethods lists the methods the catalog serves on path.

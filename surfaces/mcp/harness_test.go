@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
@@ -79,4 +80,59 @@ func (h *harness) httpError(op, input string) string {
 		h.t.Fatalf("%s %s: got %v, want an operation error", op, input, err)
 	}
 	return me.Message
+}
+
+// sameAsOp runs a tool and the operation behind it (for a composite, the
+// selected action's) with the same arguments, as HTTP would: both succeed,
+// or both fail with the same text.
+func (h *harness) sameAsOp(tool, args string) {
+	h.t.Helper()
+	t, ok := h.caller.Registry.Tool(tool)
+	if !ok {
+		h.t.Fatalf("no tool %s", tool)
+	}
+	var a map[string]any
+	if err := json.Unmarshal([]byte(args), &a); err != nil {
+		h.t.Fatal(err)
+	}
+	if len(t.Actions) > 0 {
+		member := ""
+		for _, act := range t.Actions {
+			if act.Name == a["action"] && (act.Kind == "" || act.Kind == a["kind"]) {
+				for _, d := range t.Discriminators {
+					delete(a, d.Name)
+				}
+				for from, to := range act.Rename {
+					if v, ok := a[from]; ok {
+						delete(a, from)
+						a[to] = v
+					}
+				}
+				member = act.Tool
+				break
+			}
+		}
+		if member == "" {
+			// No action selected: the composite's own (protocol) error.
+			if r := h.call(tool, args); !r.IsError || !strings.HasPrefix(r.Text, "MCP error -32602") {
+				h.t.Fatalf("%s %s: %+v, want an input validation error", tool, args, r)
+			}
+			return
+		}
+		t, _ = h.caller.Registry.Tool(member)
+	}
+	input, _ := json.Marshal(a)
+	_, opErr := h.srv.Invoker().Invoke(context.Background(), &messages.Envelope{Op: t.Op, Source: "mcp", Input: input})
+	r := h.call(tool, args)
+	var me *messages.Error
+	switch {
+	case errors.As(opErr, &me):
+		if !r.IsError || r.Text != me.Message {
+			h.t.Fatalf("%s %s: got isError=%v %q, want the operation's error %q", tool, args, r.IsError, r.Text, me.Message)
+		}
+	case opErr != nil:
+		h.t.Fatalf("%s: %v", t.Op, opErr)
+	case r.IsError:
+		h.t.Fatalf("%s %s: isError %q, but %s accepts it", tool, args, r.Text, t.Op)
+	}
 }

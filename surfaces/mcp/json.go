@@ -69,11 +69,8 @@ func validate(t *Tool, args Args) (Args, error) {
 	for _, f := range t.Fields {
 		v, present := args[f.Name]
 		if f.Check == ByOp {
-			switch {
-			case present:
+			if present {
 				out[f.Name] = v
-			case f.toolRequired:
-				issues = append(issues, messages.RequiredField(t.Op, f.Name).Message)
 			}
 			continue
 		}

@@ -29,7 +29,7 @@ func opFields(opName string, adjust ...fieldAdjust) []Field {
 			continue
 		}
 		s := schemaObj(mf.Schema())
-		out = append(out, Field{Name: mf.Name, Schema: s, Loose: s, Required: mf.Required, Check: ByOp, opRequired: mf.Required})
+		out = append(out, Field{Name: mf.Name, Schema: s, Loose: s, Required: mf.Required, Check: ByOp})
 	}
 	for _, a := range adjust {
 		out = a(opName, out)
@@ -50,8 +50,9 @@ func only(names ...string) fieldAdjust {
 	}
 }
 
-// required sets the tool's required fields (the schema's required list;
-// the operation still decides what is missing).
+// required sets the tool's required fields: the schema's required list
+// only (what the reference advertises). The operation decides what is
+// missing, so a call the operation accepts is accepted on every surface.
 func required(names ...string) fieldAdjust {
 	return func(op string, fields []Field) []Field {
 		want := map[string]bool{}
@@ -61,7 +62,6 @@ func required(names ...string) fieldAdjust {
 		}
 		for i := range fields {
 			fields[i].Required = want[fields[i].Name]
-			fields[i].toolRequired = fields[i].Required && !fields[i].opRequired
 		}
 		return fields
 	}

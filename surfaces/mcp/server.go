@@ -103,10 +103,16 @@ func NewServer(opts Options) *Server {
 func inRegistrationOrder(_ context.Context, tools []mcp.Tool) []mcp.Tool {
 	rank := make(map[string]int, len(ToolOrder))
 	for i, n := range ToolOrder {
-		rank[n] = i
+		rank[n] = i + 1
+	}
+	at := func(name string) int {
+		if r, ok := rank[name]; ok {
+			return r
+		}
+		return len(ToolOrder) + 1 // bound tools follow the frozen ones
 	}
 	out := append([]mcp.Tool(nil), tools...)
-	sort.SliceStable(out, func(i, j int) bool { return rank[out[i].Name] < rank[out[j].Name] })
+	sort.SliceStable(out, func(i, j int) bool { return at(out[i].Name) < at(out[j].Name) })
 	return out
 }
 

@@ -49,11 +49,6 @@ type Field struct {
 	Loose    Obj
 	Required bool
 	Check    Check
-	// toolRequired marks a field the tool requires although its operation
-	// does not (canvas_add_html_node's html); the tool refuses the call
-	// with the text the operation gives for a missing required field.
-	toolRequired bool
-	opRequired   bool // the operation's input declares it required
 }
 
 // Args are a tool call's arguments.
@@ -208,6 +203,9 @@ func NewRegistry() (*Registry, error) {
 			return nil, fmt.Errorf("mcp: tool %s is defined and still listed as pending", name)
 		}
 	}
+	if err := r.addBoundTools(); err != nil {
+		return nil, err
+	}
 	for _, t := range r.tools {
 		if len(t.Actions) > 0 {
 			if err := r.deriveComposite(t); err != nil {
@@ -224,6 +222,26 @@ func NewRegistry() (*Registry, error) {
 		t.Compact = true
 	}
 	return r, nil
+}
+
+// addBoundTools lists a tool for each catalog operation with an MCP
+// binding, after the frozen tools: the operation's fields, its reply body
+// as pretty JSON. This is how an operation added after the reference
+// reaches MCP without a hand-written tool.
+func (r *Registry) addBoundTools() error {
+	for _, op := range messages.Catalog {
+		b := op.MCP
+		if b == nil {
+			continue
+		}
+		if _, taken := r.byName[b.Tool]; taken {
+			return fmt.Errorf("mcp: %s binds tool %s, which is already defined", op.Name, b.Tool)
+		}
+		t := &Tool{Name: b.Tool, Description: b.Description, Fields: opFields(op.Name), Op: op.Name}
+		r.tools = append(r.tools, t)
+		r.byName[t.Name] = t
+	}
+	return nil
 }
 
 // definitions collects tool definitions from this package's files.
@@ -291,7 +309,7 @@ func (r *Registry) deriveComposite(c *Tool) error {
 	for _, name := range order {
 		u := uses[name]
 		f := u.field
-		f.Required, f.toolRequired = false, false
+		f.Required = false
 		if u.count > 1 && f.Check != ByOp {
 			f.Check = Accept
 			if f.Loose != nil {

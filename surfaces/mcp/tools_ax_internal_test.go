@@ -2,56 +2,28 @@ package mcpapi
 
 import "testing"
 
+// An await names its default wait only when the call names none; any
+// given value goes to the operation, which decodes, bounds and caps it.
 func TestBuildAwaitTimeout(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		in   Args
-		want float64
+		want any
 	}{
-		{"omitted", Args{}, 30000},
-		{"zero", Args{"timeoutMs": 0.0}, 0},
-		{"negative", Args{"timeoutMs": -5.0}, 0},
-		{"string", Args{"timeoutMs": "500"}, 0},
-		{"null", Args{"timeoutMs": nil}, 0},
-		{"bool", Args{"timeoutMs": true}, 0},
-		{"plain", Args{"timeoutMs": 1500.0}, 1500},
-		{"max", Args{"timeoutMs": 120000.0}, 120000},
-		{"capped", Args{"timeoutMs": 999999.0}, 120000},
-		{"waitMs ignored", Args{"waitMs": 5.0}, 30000},
+		{"omitted", Args{}, awaitDefaultMs},
+		{"zero", Args{"timeoutMs": 0.0}, 0.0},
+		{"string goes to the operation", Args{"timeoutMs": "500"}, "500"},
+		{"plain", Args{"timeoutMs": 1500.0}, 1500.0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			buildAwait(c.in)
-			if got := c.in["timeoutMs"]; got != c.want {
+			out, err := buildAwait(nil, c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := out["timeoutMs"]; got != c.want {
 				t.Fatalf("timeoutMs = %v, want %v", got, c.want)
 			}
-			if _, ok := c.in["waitMs"]; ok {
-				t.Fatal("waitMs forwarded")
-			}
 		})
-	}
-}
-
-func TestAxBuildNormalisesSourceAndID(t *testing.T) {
-	build := axBuild(nil)
-	for _, c := range []struct {
-		in         Args
-		source, id any
-	}{
-		{Args{"source": "codex", "id": "appr-1"}, "codex", "appr-1"},
-		{Args{"source": "nobody"}, nil, nil},
-		{Args{"source": 7.0, "id": 7.0}, nil, nil},
-	} {
-		out, err := build(nil, c.in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out["source"] != c.source || out["id"] != c.id {
-			t.Fatalf("%v -> %v", c.in, out)
-		}
-	}
-	in := Args{"source": "x"}
-	if _, err := build(nil, in); err != nil || in["source"] != "x" {
-		t.Fatal("build changed its input")
 	}
 }
 

@@ -136,8 +136,6 @@ func (h *harness) sameAs(legacy, largs, composite, cargs string, mask bool) stri
 	return a
 }
 
-const invalidArgs = "MCP error -32602: Input validation error: Invalid arguments for tool "
-
 // State tools.
 
 func TestAxGetForcesTheMCPConsumer(t *testing.T) {
@@ -162,7 +160,7 @@ func TestAxGetForcesTheMCPConsumer(t *testing.T) {
 		t.Fatalf("get with context: key order %s", text)
 	}
 	h.sameAs("canvas_get_ax", `{"includeContext":false}`, "canvas_ax_state", `{"action":"get","includeContext":false}`, false)
-	h.fails("canvas_get_ax", `{"includeContext":"no"}`, invalidArgs+"canvas_get_ax: includeContext: expected boolean, received string")
+	h.sameAsOp("canvas_get_ax", `{"includeContext":"no"}`)
 }
 
 func TestAxFocusTool(t *testing.T) {
@@ -175,12 +173,11 @@ func TestAxFocusTool(t *testing.T) {
 	h.sameAs("canvas_set_ax_focus", `{"nodeIds":["status-main"]}`, "canvas_ax_state", `{"action":"set-focus","nodeIds":["status-main"]}`, true)
 	// The composite's source is loose: a value that is not a label falls back to mcp.
 	eq(t, "loose source", dig(t, h.ok("canvas_ax_state", `{"action":"set-focus","nodeIds":[],"source":"nobody"}`), "focus", "source"), "mcp")
-	eq(t, "non-string source", dig(t, h.ok("canvas_ax_state", `{"action":"set-focus","nodeIds":[],"source":7}`), "focus", "source"), "mcp")
+	h.sameAsOp("canvas_ax_state", `{"action":"set-focus","nodeIds":[],"source":7}`)
 	// Without nodeIds the composite clears the focus.
 	eq(t, "cleared", dig(t, h.ok("canvas_ax_state", `{"action":"set-focus"}`), "focus", "nodeIds"), []any{})
-	h.fails("canvas_set_ax_focus", `{}`, invalidArgs+"canvas_set_ax_focus: nodeIds: required")
-	h.fails("canvas_set_ax_focus", `{"nodeIds":[],"source":"human"}`,
-		invalidArgs+`canvas_set_ax_focus: source: expected one of "agent"|"api"|"browser"|"cli"|"codex"|"copilot"|"mcp"|"sdk"|"system"`)
+	h.sameAsOp("canvas_set_ax_focus", `{}`)
+	h.sameAsOp("canvas_set_ax_focus", `{"nodeIds":[],"source":"human"}`)
 }
 
 func TestAxPolicyTool(t *testing.T) {
@@ -200,8 +197,8 @@ func TestAxPolicyTool(t *testing.T) {
 	if got := h.text("canvas_ax_state", `{"action":"set-policy","tools":true}`); got != text {
 		t.Fatalf("tools:true changed the policy: %s", got)
 	}
-	h.fails("canvas_set_ax_policy", `{"tools":{"allowed":"pmx.plan"}}`, invalidArgs+"canvas_set_ax_policy: tools: allowed: expected array, received string")
-	h.fails("canvas_set_ax_policy", `{"prompt":"plan"}`, invalidArgs+"canvas_set_ax_policy: prompt: expected object, received string")
+	h.sameAsOp("canvas_set_ax_policy", `{"tools":{"allowed":"pmx.plan"}}`)
+	h.sameAsOp("canvas_set_ax_policy", `{"prompt":"plan"}`)
 }
 
 func TestAxHostCapabilityTool(t *testing.T) {
@@ -220,8 +217,8 @@ func TestAxHostCapabilityTool(t *testing.T) {
 	// In the composite, tools is loose: true is the capability flag.
 	eq(t, "tools flag", dig(t, h.ok("canvas_ax_state", `{"action":"report-capability","host":"codex","tools":true}`), "host", "tools"), true)
 	h.sameAs("canvas_report_host_capability", `{"host":"codex","uiPrompts":true}`, "canvas_ax_state", `{"action":"report-capability","host":"codex","uiPrompts":true}`, true)
-	h.fails("canvas_report_host_capability", `{"tools":"yes"}`, invalidArgs+"canvas_report_host_capability: tools: expected boolean, received string")
-	h.fails("canvas_report_host_capability", `{"raw":[1]}`, invalidArgs+"canvas_report_host_capability: raw: expected object, received array")
+	h.sameAsOp("canvas_report_host_capability", `{"tools":"yes"}`)
+	h.sameAsOp("canvas_report_host_capability", `{"raw":[1]}`)
 }
 
 func TestAxToolsTakeTheCanvasArgument(t *testing.T) {
@@ -253,16 +250,15 @@ func TestAxWorkItemTools(t *testing.T) {
 	h.sameAs("canvas_add_work_item", `{"title":"x","status":"blocked"}`, "canvas_ax_work", `{"action":"add","title":"x","status":"blocked"}`, true)
 	h.sameAs("canvas_update_work_item", `{"id":"`+id+`","title":"renamed"}`, "canvas_ax_work", `{"action":"update","id":"`+id+`","title":"renamed"}`, true)
 
-	h.fails("canvas_add_work_item", `{}`, invalidArgs+"canvas_add_work_item: title: required")
+	h.sameAsOp("canvas_add_work_item", `{}`)
 	h.fails("canvas_add_work_item", `{"title":"   "}`, "work item requires a title.")
-	h.fails("canvas_add_work_item", `{"title":"x","status":"in_progress"}`,
-		invalidArgs+`canvas_add_work_item: status: expected one of "todo"|"in-progress"|"blocked"|"done"|"cancelled"`)
+	h.sameAsOp("canvas_add_work_item", `{"title":"x","status":"in_progress"}`)
 	// The composite's status is loose, so the operation reports it.
 	h.fails("canvas_ax_work", `{"action":"add","title":"x","status":"in_progress"}`,
 		`invalid work item status "in_progress"; expected one of: todo, in-progress, blocked, done, cancelled.`)
 	h.fails("canvas_ax_work", `{"action":"add"}`, "work item requires a title.")
 	h.fails("canvas_update_work_item", `{"id":"work-nope","title":"x"}`, "work item not found.")
-	h.fails("canvas_update_work_item", `{"title":"x"}`, invalidArgs+"canvas_update_work_item: id: required")
+	h.sameAsOp("canvas_update_work_item", `{"title":"x"}`)
 }
 
 func TestAxReviewTool(t *testing.T) {
@@ -278,11 +274,11 @@ func TestAxReviewTool(t *testing.T) {
 	eq(t, "author", dig(t, got, "reviewAnnotation", "author"), "me")
 	h.sameAs("canvas_add_review_annotation", `{"body":"b","file":"x.go"}`, "canvas_ax_work", `{"action":"annotate","body":"b","file":"x.go"}`, true)
 
-	h.fails("canvas_add_review_annotation", `{}`, invalidArgs+"canvas_add_review_annotation: body: required")
+	h.sameAsOp("canvas_add_review_annotation", `{}`)
 	h.fails("canvas_add_review_annotation", `{"body":" "}`, "review annotation requires a body.")
 	h.fails("canvas_add_review_annotation", `{"body":"b","anchorType":"node","nodeId":"ghost"}`, "node-anchored review annotation requires a nodeId that exists on the canvas.")
-	h.fails("canvas_add_review_annotation", `{"body":"b","region":{"line":"3"}}`, invalidArgs+"canvas_add_review_annotation: region: line: expected number, received string")
-	h.fails("canvas_ax_work", `{"action":"annotate","body":"b","kind":"nit"}`, invalidArgs+`canvas_ax_work: kind: expected one of "comment"|"finding"`)
+	h.sameAsOp("canvas_add_review_annotation", `{"body":"b","region":{"line":"3"}}`)
+	h.sameAsOp("canvas_ax_work", `{"action":"annotate","body":"b","kind":"nit"}`)
 }
 
 func mustArgs(t *testing.T, s string) mcpapi.Args {
@@ -329,39 +325,26 @@ func TestAxToolSchemas(t *testing.T) {
 		"canvas_ax_interaction":         "type! sourceNodeId! payload sourceSurface correlationId source surfaceToken",
 		"canvas_ingest_activity":        "kind! title! summary outcome ref nodeIds data reactions source",
 	} {
-		if got := names(tool); got != want {
+		// The names are frozen; their order follows the input type.
+		if got := names(tool); sortedWords(got) != sortedWords(want) {
 			t.Errorf("%s fields:\n got  %s\n want %s", tool, got, want)
 		}
 	}
-	// Shared composite fields are loose; the gate id stays a string.
+	// A field the gate actions share keeps the type they all decode it
+	// with; one they decode differently (kind: approval's action name vs
+	// a gate kind) is advertised without a type.
 	gate, _ := reg.Tool("canvas_ax_gate")
 	for _, f := range gate.Fields {
 		s, _ := mcpapi.Compact(f.Schema)
 		switch f.Name {
-		case "id":
+		case "id", "resolution", "source":
 			if !strings.HasPrefix(s, `{"type":"string"`) {
-				t.Errorf("gate id schema %s", s)
+				t.Errorf("gate %s schema %s", f.Name, s)
 			}
-		case "timeoutMs", "decision", "source", "nodeIds", "resolution":
-			if strings.Contains(s, `"type"`) {
-				t.Errorf("gate %s should be loose: %s", f.Name, s)
+		case "timeoutMs":
+			if !strings.HasPrefix(s, `{"type":"number"`) {
+				t.Errorf("gate %s schema %s", f.Name, s)
 			}
-		}
-	}
-	for tool, prefix := range map[string]string{
-		"canvas_get_ax":              `Deprecated: use canvas_ax_state with action "get". `,
-		"canvas_respond_elicitation": `Deprecated: use canvas_ax_gate with kind "elicitation" action "resolve". `,
-		"canvas_await_mode":          `Deprecated: use canvas_ax_gate with kind "mode" action "await". `,
-		"canvas_claim_ax_delivery":   `Deprecated: use canvas_ax_delivery with action "claim". `,
-		"canvas_add_evidence":        `Deprecated: use canvas_ax_timeline with action "add-evidence". `,
-	} {
-		if tl, _ := reg.Tool(tool); !strings.HasPrefix(tl.Description, prefix) {
-			t.Errorf("%s description %q", tool, tl.Description)
-		}
-	}
-	for _, tool := range []string{"canvas_invoke_command", "canvas_ax_interaction", "canvas_ingest_activity"} {
-		if tl, _ := reg.Tool(tool); strings.HasPrefix(tl.Description, "Deprecated") {
-			t.Errorf("%s is not deprecated", tool)
 		}
 	}
 }

@@ -38,14 +38,14 @@ func TestAxTimelineTools(t *testing.T) {
 	eq(t, "newest first", dig(t, m, "events", 0, "kind"), "note")
 	eq(t, "counts", dig(t, m, "summary", "counts"), map[string]any{"events": 4, "evidence": 3, "steering": 3})
 
-	h.fails("canvas_record_ax_event", `{"kind":"note","summary":"x"}`, invalidArgs+`canvas_record_ax_event: kind: expected one of "prompt"|"assistant-message"|"tool-start"|"tool-result"|"failure"|"approval"|"steering"`)
-	h.fails("canvas_record_ax_event", `{"kind":"prompt"}`, invalidArgs+"canvas_record_ax_event: summary: required")
+	h.sameAsOp("canvas_record_ax_event", `{"kind":"note","summary":"x"}`)
+	h.sameAsOp("canvas_record_ax_event", `{"kind":"prompt"}`)
 	h.fails("canvas_ax_timeline", `{"action":"record-event","summary":"x"}`, "event requires kind and summary.")
 	h.fails("canvas_add_evidence", `{"kind":"logs","title":" "}`, "evidence requires kind and title.")
 	h.fails("canvas_ax_timeline", `{"action":"add-evidence"}`, "evidence requires kind and title.")
 	h.fails("canvas_send_steering", `{"message":"  "}`, "steer requires a non-empty message.")
 	h.fails("canvas_ax_timeline", `{"action":"send-steering"}`, "steer requires a non-empty message.")
-	h.fails("canvas_get_ax_timeline", `{"limit":"5"}`, invalidArgs+"canvas_get_ax_timeline: limit: expected number, received string")
+	h.sameAsOp("canvas_get_ax_timeline", `{"limit":"5"}`)
 }
 
 func TestAxDeliveryTools(t *testing.T) {
@@ -82,12 +82,12 @@ func TestAxDeliveryTools(t *testing.T) {
 	eq(t, "all delivered", h.ok("canvas_claim_ax_delivery", `{}`)["pending"], []any{})
 
 	h.fails("canvas_mark_ax_delivery", `{"id":"nope"}`, `steering message "nope" not found.`)
-	h.fails("canvas_mark_ax_delivery", `{}`, invalidArgs+"canvas_mark_ax_delivery: id: required")
+	h.sameAsOp("canvas_mark_ax_delivery", `{}`)
 	h.fails("canvas_claim_ax_delivery", `{"leaseMs":1000}`, "leaseMs requires a consumer (who holds the lease).")
-	h.fails("canvas_claim_ax_delivery", `{"waitMs":120001}`, invalidArgs+"canvas_claim_ax_delivery: waitMs: must be <= 120000")
-	h.fails("canvas_claim_ax_delivery", `{"leaseMs":-1}`, invalidArgs+"canvas_claim_ax_delivery: leaseMs: must be >= 0")
-	h.fails("canvas_claim_ax_delivery", `{"consumer":7}`, invalidArgs+"canvas_claim_ax_delivery: consumer: expected string, received number")
-	h.fails("canvas_ax_delivery", `{"action":"ack"}`, invalidArgs+`canvas_ax_delivery: action: expected one of "claim"|"mark"`)
+	h.sameAsOp("canvas_claim_ax_delivery", `{"waitMs":"soon"}`)
+	h.sameAsOp("canvas_claim_ax_delivery", `{"leaseMs":-1}`)
+	h.sameAsOp("canvas_claim_ax_delivery", `{"consumer":7}`)
+	h.sameAsOp("canvas_ax_delivery", `{"action":"ack"}`)
 }
 
 // A claim with waitMs parks until steering for the consumer arrives.
@@ -130,8 +130,8 @@ func TestAxInvokeCommandTool(t *testing.T) {
 	}
 	eq(t, "args", dig(t, h.ok("canvas_invoke_command", `{"name":"pmx.review","args":{"depth":2},"source":"cli"}`), "event", "data", "args"), map[string]any{"depth": 2})
 	h.fails("canvas_invoke_command", `{"name":"pmx.nope"}`, `Unknown command "pmx.nope".`)
-	h.fails("canvas_invoke_command", `{}`, invalidArgs+"canvas_invoke_command: name: required")
-	h.fails("canvas_invoke_command", `{"name":"pmx.plan","args":[1]}`, invalidArgs+"canvas_invoke_command: args: expected object, received array")
+	h.sameAsOp("canvas_invoke_command", `{}`)
+	h.sameAsOp("canvas_invoke_command", `{"name":"pmx.plan","args":[1]}`)
 
 	// Policy refusals are errors with the server's message.
 	h.ok("canvas_set_ax_policy", `{"tools":{"allowed":["pmx.plan","pmx.review","pmx.summarize"],"excluded":["pmx.plan"],"approvalRequired":["pmx.review"]}}`)
@@ -195,9 +195,9 @@ func TestAxInteractionTool(t *testing.T) {
 		t.Fatalf("approval refusal: %+v", r)
 	}
 
-	h.fails("canvas_ax_interaction", `{"type":"ax.nope","sourceNodeId":"status-main"}`, invalidArgs+`canvas_ax_interaction: type: expected one of "ax.event.record"|"ax.steer"|"ax.work.create"|"ax.work.update"|"ax.evidence.add"|"ax.approval.request"|"ax.approval.resolve"|"ax.review.add"|"ax.focus.set"|"ax.command.invoke"|"ax.elicitation.request"|"ax.mode.request"`)
-	h.fails("canvas_ax_interaction", `{"type":"ax.steer"}`, invalidArgs+"canvas_ax_interaction: sourceNodeId: required")
-	h.fails("canvas_ax_interaction", `{"type":"ax.steer","sourceNodeId":"x","sourceSurface":"iframe"}`, invalidArgs+`canvas_ax_interaction: sourceSurface: expected one of "native-node"|"json-render"|"html-node"|"mcp-app"|"adapter"`)
+	h.sameAsOp("canvas_ax_interaction", `{"type":"ax.nope","sourceNodeId":"status-main"}`)
+	h.sameAsOp("canvas_ax_interaction", `{"type":"ax.steer"}`)
+	h.sameAsOp("canvas_ax_interaction", `{"type":"ax.steer","sourceNodeId":"x","sourceSurface":"iframe"}`)
 }
 
 func TestAxIngestActivityTool(t *testing.T) {
@@ -227,9 +227,9 @@ func TestAxIngestActivityTool(t *testing.T) {
 	eq(t, "override", dig(t, m, "evidence", "kind"), "diff")
 	eq(t, "severity", dig(t, m, "review", "severity"), "warning")
 
-	h.fails("canvas_ingest_activity", `{"kind":"failure","title":"x","reactions":{"workItem":true}}`, invalidArgs+"canvas_ingest_activity: reactions: workItem: does not match any allowed form")
-	h.fails("canvas_ingest_activity", `{"kind":"failure","title":"x","reactions":{"evidence":{"kind":"video"}}}`, invalidArgs+"canvas_ingest_activity: reactions: evidence: does not match any allowed form")
-	h.fails("canvas_ingest_activity", `{"kind":"crash","title":"x"}`, invalidArgs+`canvas_ingest_activity: kind: expected one of "tool-start"|"tool-result"|"failure"|"error"|"session-start"|"session-end"|"command"|"note"`)
-	h.fails("canvas_ingest_activity", `{"kind":"note"}`, invalidArgs+"canvas_ingest_activity: title: required")
+	h.sameAsOp("canvas_ingest_activity", `{"kind":"failure","title":"x","reactions":{"workItem":true}}`)
+	h.sameAsOp("canvas_ingest_activity", `{"kind":"failure","title":"x","reactions":{"evidence":{"kind":"video"}}}`)
+	h.sameAsOp("canvas_ingest_activity", `{"kind":"crash","title":"x"}`)
+	h.sameAsOp("canvas_ingest_activity", `{"kind":"note"}`)
 	h.fails("canvas_ingest_activity", `{"kind":"note","title":" "}`, "activity requires a title.")
 }

@@ -17,67 +17,10 @@ func cvBool(desc string) Obj {
 func cvEnum(desc string, values ...string) Obj {
 	return Obj{{"type", "string"}, {"enum", values}, {"description", desc}}
 }
-func cvStrList(desc string) Obj {
-	return Obj{{"type", "array"}, {"items", Obj{{"type", "string"}}}, {"description", desc}}
-}
-func cvAny(desc string) Obj { return Obj{{"description", desc}} }
-func cvRecord() Obj {
-	return Obj{{"type", "object"}, {"propertyNames", Obj{{"type", "string"}}}, {"additionalProperties", Obj{}}}
-}
-func cvRecordDesc(desc string) Obj { return cvRecord().With("description", desc) }
-
-// axCapabilitiesSchema is {enabled?: boolean, allowed?: string[]}.
-func cvAxCaps(desc string) Obj {
-	return Obj{{"type", "object"}, {"properties", Obj{
-		{"enabled", Obj{{"type", "boolean"}}},
-		{"allowed", Obj{{"type", "array"}, {"items", Obj{{"type", "string"}}}}},
-	}}, {"description", desc}}
-}
-
-var cvNodeTypes = []string{"markdown", "status", "context", "ledger", "trace", "file", "image", "webpage", "mcp-app", "html", "group"}
-
-var cvLayouts = []string{"grid", "column", "flow"}
-
-var cvFullFields = []Field{
-	{Name: "full", Check: Reject, Schema: cvBool("true returns the full node payload (with data) instead of the compact one."),
-		Loose: cvBool("true returns the full node payload (with data) instead of the compact one.")},
-	{Name: "verbose", Check: Reject, Schema: cvBool("Same as full:true."), Loose: cvBool("Same as full:true.")},
-}
-
-func cvDropped(name string, schema Obj) Field { return Field{Name: name, Check: Drop, Schema: schema} }
-func cvStrict(name string, schema Obj) Field  { return Field{Name: name, Check: Reject, Schema: schema} }
-func cvRequired(name string, schema Obj) Field {
-	return Field{Name: name, Check: Reject, Required: true, Schema: schema}
-}
+func cvAny(desc string) Obj                  { return Obj{{"description", desc}} }
+func cvStrict(name string, schema Obj) Field { return Field{Name: name, Check: Reject, Schema: schema} }
 func cvAccepted(name, desc string) Field {
 	return Field{Name: name, Check: Accept, Schema: cvAny(desc)}
-}
-
-// sharedDropped is a dropped field that a composite publishes with the
-// same type when its actions share it.
-func cvShared(name string, schema Obj) Field {
-	return Field{Name: name, Check: Drop, Schema: schema, Loose: schema}
-}
-
-var cvTraceDescs = [][2]string{
-	{"toolName", "Trace nodes: the tool or operation label."},
-	{"category", "Trace nodes: mcp, file, subagent or other."},
-	{"status", "Trace nodes: running, success or failed."},
-	{"duration", "Trace nodes: duration badge text."},
-	{"resultSummary", "Trace nodes: one-line result summary."},
-	{"error", "Trace nodes: error message."},
-}
-
-func cvTraceFields(shared bool) []Field {
-	var out []Field
-	for _, d := range cvTraceDescs {
-		if shared {
-			out = append(out, cvShared(d[0], cvStr(d[1])))
-		} else {
-			out = append(out, cvDropped(d[0], cvStr(d[1])))
-		}
-	}
-	return out
 }
 
 var addNodeFields = opFields("node.add")
@@ -349,7 +292,9 @@ func runAddHTMLNode(c *Call, a Args) (*Result, error) {
 // runGetNode reads one node (canvas_get_node, canvas_node get).
 func runGetNode(c *Call, a Args) (*Result, error) {
 	in := cvCopyArgs(a)
-	in["includeBlobs"] = true
+	if _, given := in["includeBlobs"]; !given {
+		in["includeBlobs"] = true
+	}
 	reply, err := c.Invoke("node.get", in)
 	if err != nil {
 		return nil, err
@@ -396,7 +341,9 @@ func runUpdateNode(c *Call, a Args) (*Result, error) {
 // canvas_query layout).
 func runGetLayout(c *Call, a Args) (*Result, error) {
 	full := cvWantsFull(a)
-	reply, err := c.Invoke("layout.get", Args{"view": "agent", "includeBlobs": full})
+	in := cvCopyArgs(a)
+	in["view"] = "agent"
+	reply, err := c.Invoke("layout.get", in)
 	if err != nil {
 		return nil, err
 	}

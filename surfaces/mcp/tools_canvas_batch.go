@@ -26,28 +26,16 @@ func init() {
 			"{op, assign?, args?}; a later entry's args may use \"$name\" for an assigned result's id or \"$name.path\" for a " +
 			"field of it. Ops: node.add, node.update, node.remove, graph.add, edge.add, group.create, group.add, group.remove, " +
 			"pin.set, pin.add, pin.remove, snapshot.save, arrange.",
-		Fields: []Field{
-			cvRequired("operations", Obj{{"type", "array"}, {"items", Obj{{"type", "object"}, {"properties", Obj{
-				{"op", Obj{{"type", "string"}}},
-				{"assign", Obj{{"type", "string"}}},
-				{"args", cvRecord()},
-			}}, {"required", []string{"op"}}}}, {"description", "The entries, run in order."}}),
-			cvFullFields[0], cvFullFields[1],
-		},
-		Op:  "canvas.batch",
-		Run: runBatch,
+		Fields: opFields("canvas.batch"),
+		Op:     "canvas.batch",
+		Run:    runBatch,
 	})
 }
 
 func runBatch(c *Call, a Args) (*Result, error) {
-	ops := cvList(a["operations"])
-	for i, e := range ops {
-		if _, ok := e.(map[string]any)["op"]; !ok {
-			return nil, Errorf("MCP error -32602: Input validation error: Invalid arguments for tool canvas_batch: operations: [%d]: op: required", i)
-		}
-	}
 	full := cvWantsFull(a)
-	reply, err := c.Invoke("canvas.batch", Args{"operations": ops})
+	ops := cvList(a["operations"])
+	reply, err := c.Invoke("canvas.batch", a)
 	if err != nil {
 		var me *messages.Error
 		if !errors.As(err, &me) || me.Code != messages.CodeBatchFailed {

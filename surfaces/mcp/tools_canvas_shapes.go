@@ -6,10 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"math"
 
 	"github.com/pmxcanvas/pmx-canvas/internal/jsonobj"
-	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
 // Shared result shapes of the canvas tools (reference mcp.md §4): the
@@ -206,91 +204,6 @@ func cvCopyArgs(a Args) Args {
 		out[k] = v
 	}
 	return out
-}
-
-// dropWrongTypes removes the values of "dropped" fields that do not match
-// their schema. The legacy tools' validation already did; a composite
-// publishes shared fields unchecked, and this gives its actions the same
-// silent drop.
-func cvDropWrongTypes(fields []Field, a Args) Args {
-	for _, f := range fields {
-		if v, ok := a[f.Name]; ok && f.Check == Drop && checkSchema(f.Schema, v) != "" {
-			delete(a, f.Name)
-		}
-	}
-	return a
-}
-
-// stringsOnly keeps the string entries of an id list (the reference's
-// group operations drop the others); a value that is not a list is removed.
-func cvStringsOnly(a Args, key string) {
-	v, ok := a[key]
-	if !ok {
-		return
-	}
-	list, isList := v.([]any)
-	if !isList {
-		delete(a, key)
-		return
-	}
-	out := []any{}
-	for _, e := range list {
-		if s, isStr := e.(string); isStr {
-			out = append(out, s)
-		}
-	}
-	a[key] = out
-}
-
-// dropUnless removes a[key] when it is present and keep says no.
-func cvDropUnless(a Args, key string, keep func(any) bool) {
-	if v, ok := a[key]; ok && !keep(v) {
-		delete(a, key)
-	}
-}
-
-func cvIsList(v any) bool   { _, ok := v.([]any); return ok }
-func cvIsObject(v any) bool { _, ok := v.(map[string]any); return ok }
-func cvIsString(v any) bool { _, ok := v.(string); return ok }
-
-// opInputError is the reference's operation-validation message for a
-// missing or wrong-typed required string (reachable through composites,
-// whose schemas make every field optional).
-func cvOpInputError(op, field string, v any, present bool) error {
-	got := "undefined"
-	if present {
-		got = messages.JSONKind(v)
-	}
-	return Errorf("Invalid input for %s: %s: Invalid input: expected string, received %s", op, field, got)
-}
-
-// requireString returns a[field] as a string or the operation-validation
-// error.
-func cvRequireString(a Args, op, field string) (string, error) {
-	v, ok := a[field]
-	s, isStr := v.(string)
-	if !isStr {
-		return "", cvOpInputError(op, field, v, ok)
-	}
-	return s, nil
-}
-
-// jsSliceEnd is JavaScript's Array.prototype.slice end index for n items.
-func cvSliceEnd(end float64, n int) int {
-	if math.IsNaN(end) {
-		return 0
-	}
-	e := math.Trunc(end)
-	if e < 0 {
-		e += float64(n)
-		if e < 0 {
-			e = 0
-		}
-	}
-	if e > float64(n) {
-		e = float64(n)
-	}
-	return int(e)
 }
 
 // cvReorder puts keys first, in that order, and keeps the rest after them

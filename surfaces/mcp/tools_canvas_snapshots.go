@@ -4,26 +4,18 @@ package mcpapi
 // the snapshot composite: its optional action runs the matching snapshot
 // tool with that tool's arguments and result.
 
-var listSnapshotsFields = []Field{
-	cvStrict("limit", cvNum("Most snapshots to list (default 20).")),
-	cvAccepted("q", "Alias of query; wins when both are strings."),
-	cvStrict("query", cvStr("Case-insensitive filter on id or name.")),
-	cvStrict("before", cvStr("Only snapshots created at or before this ISO time.")),
-	cvStrict("after", cvStr("Only snapshots created at or after this ISO time.")),
-	cvStrict("all", cvBool("true lists every snapshot (no limit).")),
-}
+var (
+	listSnapshotsFields = opFields("snapshot.list")
+	gcSnapshotsFields   = opFields("snapshot.gc")
+	saveSnapshotFields  = opFields("snapshot.save", required("name"))
+)
 
-var gcSnapshotsFields = []Field{
-	cvStrict("keep", cvNum("Newest snapshots to keep (default 20).")),
-	cvStrict("dryRun", cvBool("Report what would be deleted without deleting.")),
-}
-
+// diffFields are canvas_diff's: the reference names the snapshot
+// "snapshot" there (the operation's path id), a UX name kept as it is.
 var diffFields = []Field{
-	cvDropped("id", cvStr("Ignored: use snapshot.")),
-	cvRequired("snapshot", cvStr("Snapshot id or name to compare the canvas with.")),
+	{Name: "id", Check: ByOp, Schema: cvStr("Ignored: use snapshot.")},
+	{Name: "snapshot", Check: ByOp, Required: true, Schema: cvStr("Snapshot id or name to compare the canvas with.")},
 }
-
-var saveSnapshotFields = []Field{cvRequired("name", cvStr("Snapshot name."))}
 
 // snapshotActions maps canvas_snapshot's action to the tool it runs.
 var snapshotActions = map[string]string{
@@ -38,11 +30,6 @@ func init() {
 			Description: "List saved snapshots, newest first (20 unless limit or all says otherwise).",
 			Fields:      listSnapshotsFields,
 			Op:          "snapshot.list",
-			Build: func(_ *Call, a Args) (Args, error) {
-				a = cvCopyArgs(a)
-				cvDropUnless(a, "q", cvIsString)
-				return a, nil
-			},
 			Format: func(r *Reply) (string, error) {
 				list, err := cvDecode(r.Body)
 				if err != nil {
@@ -59,7 +46,7 @@ func init() {
 			Description: "Save the canvas as a named snapshot. With action it also lists (list), restores (restore), " +
 				"deletes (delete), garbage-collects (gc) or diffs against (diff) snapshots, answering as " +
 				"canvas_list_snapshots, canvas_restore, canvas_delete_snapshot, canvas_gc_snapshots and canvas_diff do.",
-			Fields: []Field{
+			Fields: byMember([]Field{
 				cvStrict("name", cvStr("Snapshot name (save; required there).")),
 				cvStrict("action", cvEnum("save (default), list, restore, delete, gc or diff.", "save", "list", "restore", "delete", "gc", "diff")),
 				cvStrict("id", cvStr("Snapshot id or name (restore, delete).")),
@@ -72,7 +59,7 @@ func init() {
 				cvStrict("all", cvBool("list: true lists every snapshot.")),
 				cvStrict("keep", cvNum("gc: newest snapshots to keep (default 20).")),
 				cvStrict("dryRun", cvBool("gc: report without deleting.")),
-			},
+			}),
 			Op:  "snapshot.save",
 			Run: runSnapshot,
 		},
@@ -103,14 +90,14 @@ func init() {
 		&Tool{
 			Name:        "canvas_restore",
 			Description: "Replace the canvas with a snapshot (undoable). Returns a summary of the restored canvas.",
-			Fields:      []Field{cvRequired("id", cvStr("Snapshot id or name."))},
+			Fields:      opFields("snapshot.restore"),
 			Op:          "snapshot.restore",
 			Run:         runRestore,
 		},
 		&Tool{
 			Name:        "canvas_delete_snapshot",
 			Description: "Delete a snapshot.",
-			Fields:      []Field{cvRequired("id", cvStr("Snapshot id or name."))},
+			Fields:      opFields("snapshot.delete"),
 			Op:          "snapshot.delete",
 			Run: func(c *Call, a Args) (*Result, error) {
 				if _, err := c.Invoke("snapshot.delete", Args{"id": a["id"]}); err != nil {
@@ -173,4 +160,16 @@ func runRestore(c *Call, a Args) (*Result, error) {
 		{"viewport", cvGet(layout, "viewport")},
 	}
 	return cvText(Pretty(Obj{{"ok", true}, {"restored", a["id"]}, {"summary", summary}}))
+}
+
+// byMember marks canvas_snapshot's fields as its members': the member tool
+// the action selects (and its operation) decodes them; only action is the
+// tool's own.
+func byMember(fields []Field) []Field {
+	for i := range fields {
+		if fields[i].Name != "action" {
+			fields[i].Check = ByOp
+		}
+	}
+	return fields
 }

@@ -21,14 +21,7 @@ func init() {
 			Name: "canvas_webview_start",
 			Description: "Start the headless automation browser on the workbench (replacing a running session). " +
 				"Returns the session status.",
-			Fields: []Field{
-				ltOpt("backend", ltEnum([]string{"chrome", "webkit"}, "Browser engine: chrome (the only one this server drives; webkit is refused).")),
-				ltOpt("width", ltNum("Viewport width (default 1280).")),
-				ltOpt("height", ltNum("Viewport height (default 800).")),
-				ltOpt("chromePath", ltStr("Chrome or Chromium binary to use.")),
-				ltOpt("chromeArgv", ltStrings("Extra browser command-line flags.")),
-				ltOpt("dataStoreDir", ltStr("Persistent profile directory; must resolve inside the workspace.")),
-			},
+			Fields: opFields("webview.start"),
 			Op:     "webview.start",
 			Format: webviewStatusOf,
 		},
@@ -40,22 +33,16 @@ func init() {
 		&Tool{
 			Name:        "canvas_resize",
 			Description: "Resize the automation browser's viewport (both sides positive). Requires a running session.",
-			Fields: []Field{
-				ltReq("width", ltNum("Viewport width in pixels (> 0).")),
-				ltReq("height", ltNum("Viewport height in pixels (> 0).")),
-			},
-			Op:     "webview.resize",
-			Format: webviewStatusOf,
+			Fields:      opFields("webview.resize"),
+			Op:          "webview.resize",
+			Format:      webviewStatusOf,
 		},
 		&Tool{
 			Name: "canvas_evaluate",
 			Description: "Run JavaScript in the automation page and return {value}. Pass exactly one of expression (a single expression) " +
 				"or script (a function body whose awaited return value is reported). Requires a running session.",
-			Fields: []Field{
-				ltOpt("expression", ltStr("One JavaScript expression.")),
-				ltOpt("script", ltStr("Several statements, run as an async function body; its return value is reported.")),
-			},
-			Op: "webview.evaluate",
+			Fields: opFields("webview.evaluate"),
+			Op:     "webview.evaluate",
 			// {value}, or {} when the result has no JSON form.
 			Format: func(r *Reply) (string, error) {
 				var b struct {
