@@ -70,6 +70,9 @@ type Op struct {
 	// entry runs through the operation's own handler. The reference's
 	// batch allows exactly these (plus its aliases pin.add, pin.remove).
 	Batch bool
+	// GoMethod names the operation's method in the Go package when the
+	// default (see GoName) is taken by a hand-written shortcut.
+	GoMethod string
 }
 
 // MCPBinding is an operation's MCP tool: its name and description; its
@@ -196,7 +199,7 @@ var canvasOps = []*Op{
 		HTTP:     []Route{{"GET", "/api/canvas/pinned-context"}},
 	},
 	{
-		Name: "search", Owner: OwnerLayout, Kind: Read, Documented: true,
+		Name: "search", Owner: OwnerLayout, Kind: Read, Documented: true, GoMethod: "SearchNodes",
 		Summary:  "Search node titles, paths, urls and content.",
 		NewInput: input[SearchInput](),
 		HTTP:     []Route{{"GET", "/api/canvas/search"}},
@@ -256,7 +259,7 @@ var canvasOps = []*Op{
 		HTTP:     []Route{{"POST", "/api/canvas/fit"}},
 	},
 	{
-		Name: "arrange", Owner: OwnerLayout, Kind: Write, Batch: true,
+		Name: "arrange", Owner: OwnerLayout, Kind: Write, Batch: true, GoMethod: "ArrangeNodes",
 		Summary:  "Auto-arrange the unlocked nodes: grid, column or flow.",
 		NewInput: input[ArrangeInput](),
 		HTTP:     []Route{{"POST", "/api/canvas/arrange"}},

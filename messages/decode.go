@@ -66,19 +66,32 @@ func typeWord(t reflect.Type) string {
 // a 400 that names the field; a body that is not a JSON object is a 400 too.
 func (op *Op) DecodeInput(raw json.RawMessage) (any, *Error) {
 	in := op.NewInput()
-	raw = bytes.TrimSpace(raw)
-	if len(raw) > 0 {
-		if raw[0] != '{' {
-			return nil, InvalidJSON("invalid input for %s: the body must be a JSON object", op.Name)
-		}
-		if err := json.Unmarshal(raw, in); err != nil {
-			return nil, decodeError(op.Name, err)
-		}
+	if err := op.DecodeOnto(raw, in); err != nil {
+		return nil, err
 	}
 	if err := op.checkRequired(in); err != nil {
 		return nil, err
 	}
 	return in, nil
+}
+
+// DecodeOnto decodes raw over in (a pointer to the operation's input
+// type) with DecodeInput's error texts, but without its required check:
+// the Go package lays the wire keys a caller passes as extras under the
+// typed fields it then sets, and the whole input is decoded again, checks
+// included, when it runs.
+func (op *Op) DecodeOnto(raw json.RawMessage, in any) *Error {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil
+	}
+	if raw[0] != '{' {
+		return InvalidJSON("invalid input for %s: the body must be a JSON object", op.Name)
+	}
+	if err := json.Unmarshal(raw, in); err != nil {
+		return decodeError(op.Name, err)
+	}
+	return nil
 }
 
 func decodeError(opName string, err error) *Error {

@@ -1,5 +1,7 @@
 package messages
 
+import "encoding/json"
+
 // WebviewStartInput is the input of webview.start.
 type WebviewStartInput struct {
 	// Backend is "chrome" (the default and the only one this build
@@ -60,4 +62,25 @@ type WebviewStatus struct {
 type Blob struct {
 	ContentType string
 	Data        []byte
+}
+
+// WebviewResult is the reply of webview.start and webview.resize.
+type WebviewResult struct {
+	OK      bool          `json:"ok"`
+	Webview WebviewStatus `json:"webview"`
+}
+
+// WebviewStopped is webview.stop's reply: Stopped says whether a session
+// was running.
+type WebviewStopped struct {
+	OK      bool          `json:"ok"`
+	Stopped bool          `json:"stopped"`
+	Webview WebviewStatus `json:"webview"`
+}
+
+// EvaluateResult is webview.evaluate's reply: the result as JSON, absent
+// (nil) for undefined.
+type EvaluateResult struct {
+	OK    bool            `json:"ok"`
+	Value json.RawMessage `json:"value"`
 }

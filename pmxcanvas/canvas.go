@@ -63,7 +63,7 @@ func Open(ctx context.Context, opts Options) (*Canvas, error) {
 	c := &Canvas{h: &handle{srv: srv, inv: srv.Invoker(), streamer: srv.Streamer(), owned: true}, canvas: messages.DefaultCanvas, source: SourceSDK}
 	// Load the default canvas now, so a broken store fails Open, not the
 	// first call.
-	if _, err := c.Theme(ctx); err != nil {
+	if _, err := c.ThemeGet(ctx); err != nil {
 		_ = srv.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
@@ -124,152 +124,133 @@ func (c *Canvas) Close(ctx context.Context) error {
 	return h.closeErr
 }
 
-// call runs op with input in and decodes the reply body into out (when not
-// nil). It returns the reply for its revision.
-func (c *Canvas) call(ctx context.Context, op string, in any, out any) (*messages.Reply, error) {
-	reply, err := c.invoke(ctx, op, in)
-	if err != nil {
+// runOp runs op with input in (a pointer to the operation's input type,
+// or nil) and decodes the reply body into a new T. Every generated method
+// is one call of it, so the plumbing below exists once.
+func runOp[T any](ctx context.Context, c *Canvas, op string, in any) (*T, error) {
+	out := new(T)
+	if err := c.call(ctx, op, in, out); err != nil {
 		return nil, err
 	}
-	body, err := messages.BodyJSON(reply.Body)
-	if err != nil {
-		return nil, messages.Internal("encode %s reply: %v", op, err)
-	}
-	if reply.StatusCode() >= http.StatusBadRequest {
-		return nil, replyError(op, reply.StatusCode(), body)
-	}
-	if out != nil {
-		if err := json.Unmarshal(body, out); err != nil {
-			return nil, messages.Internal("decode %s reply: %v", op, err)
-		}
-	}
-	return reply, nil
+	return out, nil
 }
 
-// invoke runs op with input in on this canvas and returns the reply as the
-// invoker gave it (a binary reply stays a *messages.Blob).
-func (c *Canvas) invoke(ctx context.Context, op string, in any) (*messages.Reply, error) {
-	if c.h.closed.Load() {
-		return nil, messages.Unavailable("the canvas is closed")
-	}
-	raw, err := encodeInput(in)
+// deref returns the value of an output that is not a struct (a list, raw
+// JSON), which generated methods return as it is.
+func deref[T any](v *T, err error) (T, error) {
 	if err != nil {
-		var bad *json.UnsupportedValueError
-		if errors.As(err, &bad) {
-			// NaN and ±Inf have no JSON form: the caller's input is wrong.
-			return nil, messages.InvalidInput("invalid input for %s: %s is not a finite number", op, bad.Str)
+		var zero T
+		return zero, err
+	}
+	return *v, nil
+}
+
+// unwrap adapts a generated method's result to a shortcut's: on success
+// it returns the part of the reply the shortcut promises.
+func unwrap[R, T any](part func(*R) T) func(*R, error) (T, error) {
+	return func(r *R, err error) (T, error) {
+		if err != nil {
+			var zero T
+			return zero, err
 		}
-		return nil, messages.Internal("encode %s input: %v", op, err)
+		return part(r), nil
+	}
+}
+
+// call runs op with input in on this canvas, through the invoker and the
+// operation's own decoder (the input travels as the JSON an HTTP client
+// would send), and decodes the reply body into out. A binary reply (a
+// screenshot) is copied into a *messages.Blob out.
+func (c *Canvas) call(ctx context.Context, op string, in any, out any) error {
+	if c.h.closed.Load() {
+		return messages.Unavailable("the canvas is closed")
+	}
+	raw, err := messages.EncodeInput(in)
+	if err != nil {
+		return encodeError(op, err)
 	}
 	env := &messages.Envelope{Canvas: c.canvas, Op: op, Source: c.source, Agent: c.agent, Input: raw}
 	reply, err := c.h.inv.Invoke(ctx, env)
 	if err != nil {
-		return nil, callError(ctx, err)
+		return callError(ctx, err)
 	}
-	return reply, nil
-}
-
-// replyField runs op and decodes the reply's key into a new T (the
-// {ok:true, <key>: record} shape most operations answer).
-func replyField[T any](ctx context.Context, c *Canvas, op string, in any, key string) (*T, error) {
-	v := new(T)
-	if err := c.callKey(ctx, op, in, key, v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
-// replyList runs op and decodes the list under key.
-func replyList[T any](ctx context.Context, c *Canvas, op string, in any, key string) ([]T, error) {
-	var v []T
-	err := c.callKey(ctx, op, in, key, &v)
-	return v, err
-}
-
-// callKey runs op and decodes the reply's key (if present) into v.
-func (c *Canvas) callKey(ctx context.Context, op string, in any, key string, v any) error {
-	var out map[string]json.RawMessage
-	if _, err := c.call(ctx, op, in, &out); err != nil {
-		return err
-	}
-	if raw, ok := out[key]; ok {
-		if err := json.Unmarshal(raw, v); err != nil {
-			return messages.Internal("decode %s reply: %v", op, err)
+	if blob, isBlob := reply.Body.(*messages.Blob); isBlob {
+		if dst, ok := out.(*messages.Blob); ok {
+			*dst = *blob
+			return nil
 		}
+	} else if _, ok := out.(*messages.Blob); ok {
+		return messages.Internal("%s answered %T, not an image", op, reply.Body)
+	}
+	body, err := messages.BodyJSON(reply.Body)
+	if err != nil {
+		return messages.Internal("encode %s reply: %v", op, err)
+	}
+	if reply.StatusCode() >= http.StatusBadRequest {
+		return replyError(op, reply.StatusCode(), body)
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return messages.Internal("decode %s reply: %v", op, err)
 	}
 	return nil
 }
 
-// encodeInput renders an input: nil is {}, a wireInput adds its extra
-// keys, anything else is marshalled as is.
-func encodeInput(in any) (json.RawMessage, error) {
-	if in == nil {
-		return json.RawMessage("{}"), nil
+// encodeError is the error for an input that has no JSON form: NaN and
+// ±Inf are the caller's mistake.
+func encodeError(op string, err error) error {
+	var bad *json.UnsupportedValueError
+	if errors.As(err, &bad) {
+		return messages.InvalidInput("invalid input for %s: %s is not a finite number", op, bad.Str)
 	}
-	if w, ok := in.(wireInput); ok {
-		m, err := w.wire()
-		if err != nil {
-			return nil, err
-		}
-		return json.Marshal(m)
-	}
-	return json.Marshal(in)
+	return messages.Internal("encode %s input: %v", op, err)
 }
 
-// wireInput is an input that builds its own field map.
-type wireInput interface {
-	wire() (map[string]any, error)
+// withExtra decodes extra, the wire keys a shortcut's input passes along
+// unmodelled, into a new input of op with the decoder HTTP runs (a
+// wrong-typed value fails with HTTP's text); the shortcut then sets its
+// typed fields over it, so they win.
+func withExtra[T any](op string, extra map[string]any) (*T, error) {
+	in := new(T)
+	if len(extra) == 0 {
+		return in, nil
+	}
+	raw, err := json.Marshal(extra)
+	if err != nil {
+		return nil, encodeError(op, err)
+	}
+	o, _ := messages.Lookup(op)
+	if derr := o.DecodeOnto(raw, in); derr != nil {
+		return nil, derr
+	}
+	return in, nil
 }
 
-// fields is a field map under construction: set adds a key only when the
-// value is present.
-type fields map[string]any
-
-func (f fields) str(key, v string) {
-	if v != "" {
-		f[key] = v
+// text returns &s, or nil for "" (the shortcuts' "not given").
+func text(s string) *string {
+	if s == "" {
+		return nil
 	}
+	return &s
 }
 
-func (f fields) strs(key string, v []string) {
-	if v != nil {
-		f[key] = v
+// anys converts ids for the AX inputs, which keep list elements loose.
+func anys(ids []string) []any {
+	if ids == nil {
+		return nil
 	}
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
 }
 
-func (f fields) ptr(key string, v any) {
-	switch t := v.(type) {
-	case *string:
-		if t != nil {
-			f[key] = *t
-		}
-	case *bool:
-		if t != nil {
-			f[key] = *t
-		}
-	case *float64:
-		if t != nil {
-			f[key] = *t
-		}
-	default:
-		panic(fmt.Sprintf("fields.ptr: %T", v))
+// orEmpty sends a nil list as [] where the operation needs the key.
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
 	}
-}
-
-func (f fields) any(key string, v any) {
-	if v != nil {
-		f[key] = v
-	}
-}
-
-// extra merges keys the typed input does not model; typed fields win.
-func (f fields) extra(extra map[string]any) fields {
-	for k, v := range extra {
-		if _, set := f[k]; !set {
-			f[k] = v
-		}
-	}
-	return f
+	return s
 }
 
 // replyError turns an error-status reply (a gate read's 404, a refused

@@ -2,7 +2,6 @@ package pmxcanvas
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -44,62 +43,42 @@ func parkWait(ctx context.Context) (wait time.Duration, last bool) {
 
 func waitMs(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// gateNoun names a gate kind in messages, by its read operation.
-var gateNoun = map[string]string{
-	"ax.approval.get":    "approval gate",
-	"ax.elicitation.get": "elicitation",
-	"ax.mode.get":        "mode request",
-}
+// gateRead is a generated gate read: AxApprovalGet, AxElicitationGet or
+// AxModeGet.
+type gateRead[R any] func(context.Context, *messages.AxAwaitInput) (*R, error)
 
-// readGate reads a gate, parking up to wait (0: at once).
-func (c *Canvas) readGate(ctx context.Context, op, id string, wait time.Duration, out any) (*messages.Reply, error) {
-	in := fields{"id": id}
+// readGate reads a gate, parking up to wait (0: at once). noun names the
+// gate kind in the 404 message, which the route's body lacks.
+func readGate[R any](ctx context.Context, read gateRead[R], noun, id string, wait time.Duration) (*R, error) {
+	in := &messages.AxAwaitInput{ID: id}
 	if wait > 0 {
-		in["waitMs"] = waitMs(wait)
+		in.WaitMs = Ptr(waitMs(wait))
 	}
-	reply, err := c.call(ctx, op, in, out)
+	r, err := read(ctx, in)
 	var e *messages.Error
 	if err != nil && errors.As(err, &e) && e.Status == http.StatusNotFound && e.Extra["pending"] != nil {
-		// The route's 404 body has no message of its own.
-		e.Message = fmt.Sprintf("%s %q not found", gateNoun[op], id)
+		e.Message = fmt.Sprintf("%s %q not found", noun, id)
 		delete(e.Extra, "pending")
 	}
-	return reply, err
+	return r, err
 }
 
-// gateNow reads a gate at once and decodes it from the reply's key.
-func gateNow[T any](ctx context.Context, c *Canvas, op, key, id string) (*T, error) {
-	var reply map[string]json.RawMessage
-	if _, err := c.readGate(ctx, op, id, 0, &reply); err != nil {
-		return nil, err
-	}
-	v := new(T)
-	if err := json.Unmarshal(reply[key], v); err != nil {
-		return nil, messages.Internal("decode %s reply: %v", op, err)
-	}
-	return v, nil
-}
-
-// awaitGate parks on a gate until it is decided or ctx ends, and decodes
-// the gate (reply key) into out. A deadline is an answer: the gate comes
-// back still pending. Cancellation is an error wrapping ctx.Err().
-func (c *Canvas) awaitGate(ctx context.Context, op, key, id string, out any) error {
+// awaitGate parks on a gate until it is decided or ctx ends, and returns
+// the gate (of picks it from the reply). A deadline is an answer: the gate
+// comes back still pending. Cancellation is an error wrapping ctx.Err().
+func awaitGate[R any, G interface{ Pending() bool }](ctx context.Context, read gateRead[R], of func(*R) G, noun, id string) (G, error) {
+	var zero G
 	for {
 		if err := ctx.Err(); err != nil {
-			return &ctxError{err: messages.Unavailable("%s %q: the wait ended", gateNoun[op], id), cause: err}
+			return zero, &ctxError{err: messages.Unavailable("%s %q: the wait ended", noun, id), cause: err}
 		}
 		wait, last := parkWait(ctx)
-		var reply map[string]json.RawMessage
-		if _, err := c.readGate(ctx, op, id, wait, &reply); err != nil {
-			return err
+		r, err := readGate(ctx, read, noun, id, wait)
+		if err != nil {
+			return zero, err
 		}
-		var pending bool
-		_ = json.Unmarshal(reply["pending"], &pending)
-		if !pending || last {
-			if err := json.Unmarshal(reply[key], out); err != nil {
-				return messages.Internal("decode %s reply: %v", op, err)
-			}
-			return nil
+		if g := of(r); !g.Pending() || last {
+			return g, nil
 		}
 	}
 }
@@ -110,31 +89,19 @@ func (c *Canvas) awaitGate(ctx context.Context, op, key, id string, out any) err
 // and the server drops the waiter at once. An unknown gate (or one removed
 // by a restore or clear while waiting) is 404 not-found.
 func (c *Canvas) AwaitApproval(ctx context.Context, id string) (*ApprovalGate, error) {
-	var g ApprovalGate
-	if err := c.awaitGate(ctx, "ax.approval.get", "approvalGate", id, &g); err != nil {
-		return nil, err
-	}
-	return &g, nil
+	return awaitGate(ctx, c.AxApprovalGet, approvalOf, "approval gate", id)
 }
 
 // AwaitElicitation waits until the elicitation is answered, or ctx ends,
 // as AwaitApproval does.
 func (c *Canvas) AwaitElicitation(ctx context.Context, id string) (*Elicitation, error) {
-	var e Elicitation
-	if err := c.awaitGate(ctx, "ax.elicitation.get", "elicitation", id, &e); err != nil {
-		return nil, err
-	}
-	return &e, nil
+	return awaitGate(ctx, c.AxElicitationGet, elicitationOf, "elicitation", id)
 }
 
 // AwaitMode waits until the mode request is approved or rejected, or ctx
 // ends, as AwaitApproval does.
 func (c *Canvas) AwaitMode(ctx context.Context, id string) (*ModeRequest, error) {
-	var m ModeRequest
-	if err := c.awaitGate(ctx, "ax.mode.get", "modeRequest", id, &m); err != nil {
-		return nil, err
-	}
-	return &m, nil
+	return awaitGate(ctx, c.AxModeGet, modeOf, "mode request", id)
 }
 
 // DeliveryClaim claims undelivered steering for a consumer.
@@ -152,24 +119,13 @@ type DeliveryClaim struct {
 	Lease time.Duration
 }
 
-// Delivery is what a claim returned.
-type Delivery struct {
-	// Pending is the claimed steering, oldest first.
-	Pending []Steering `json:"pending"`
-	// PendingActivity is open AX work not created by the consumer.
-	PendingActivity []PendingItem `json:"pendingActivity"`
-	// LeaseExpiresAt is when the claim's lease ends (nil without a lease).
-	LeaseExpiresAt *time.Time `json:"leaseExpiresAt,omitempty"`
-}
-
 // ClaimPending claims undelivered steering for a consumer, optionally
 // waiting for some and leasing it. Cancelling ctx ends the wait and drops
 // the waiter; the error wraps ctx.Err().
 func (c *Canvas) ClaimPending(ctx context.Context, claim DeliveryClaim) (*Delivery, error) {
-	in := fields{}
-	in.str("consumer", claim.Consumer)
+	in := &messages.AxDeliveryPendingInput{Consumer: claim.Consumer}
 	if claim.Limit > 0 {
-		in["limit"] = claim.Limit
+		in.Limit = claim.Limit
 	}
 	if claim.Wait > 0 {
 		wait := min(claim.Wait, messages.AxWaitMax)
@@ -177,25 +133,19 @@ func (c *Canvas) ClaimPending(ctx context.Context, claim DeliveryClaim) (*Delive
 			wait = w
 		}
 		if wait > 0 {
-			in["waitMs"] = waitMs(wait)
+			in.WaitMs = Ptr(waitMs(wait))
 		}
 	}
 	if claim.Lease > 0 {
-		in["leaseMs"] = waitMs(claim.Lease)
+		in.LeaseMs = Ptr(waitMs(claim.Lease))
 	}
-	var out Delivery
-	if _, err := c.call(ctx, "ax.delivery.pending", in, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return c.AxDeliveryPending(ctx, in)
 }
 
 // MarkDelivered marks a steering message delivered. With a consumer it is
 // a compare-and-set on the lease: while another consumer holds it, 409
 // lease-held. Marking a delivered message again succeeds.
 func (c *Canvas) MarkDelivered(ctx context.Context, id, consumer string) error {
-	in := fields{"id": id}
-	in.str("consumer", consumer)
-	_, err := c.call(ctx, "ax.delivery.mark", in, nil)
+	_, err := c.AxDeliveryMark(ctx, &messages.AxDeliveryMarkInput{ID: id, Consumer: consumer})
 	return err
 }

@@ -150,14 +150,14 @@ func TestNodes(t *testing.T) {
 	c := openT(t)
 	a := must[*Node](t)(c.AddNode(bg, NodeInput{Type: "markdown", Title: "A", Content: "alpha"}))
 	if a.ID == "" || a.Type != "markdown" || a.Kind != "markdown" || a.Title != "A" || a.Content != "alpha" ||
-		a.Position != (Point{40, 80}) || a.Size != (Size{640, 420}) || a.DockPosition != "" || a.Data["content"] != "alpha" {
+		a.Position != (Point{X: 40, Y: 80}) || a.Size != (Size{Width: 640, Height: 420}) || a.DockPosition != "" || a.Data["content"] != "alpha" {
 		t.Fatalf("AddNode: %+v", a)
 	}
 	b := must[*Node](t)(c.AddNode(bg, NodeInput{
-		Type: "trace", Title: "run", Position: &Point{-100, 2000}, Size: &Size{300, 100}, StrictSize: true,
+		Type: "trace", Title: "run", Position: &Point{X: -100, Y: 2000}, Size: &Size{Width: 300, Height: 100}, StrictSize: true,
 		Data: map[string]any{"k": "v"}, Extra: map[string]any{"toolName": "go test", "title": "ignored: typed wins"},
 	}))
-	if b.Position != (Point{-100, 2000}) || b.Size != (Size{300, 100}) || b.Data["strictSize"] != true ||
+	if b.Position != (Point{X: -100, Y: 2000}) || b.Size != (Size{Width: 300, Height: 100}) || b.Data["strictSize"] != true ||
 		b.Data["toolName"] != "go test" || b.Data["k"] != "v" || b.Title != "run" {
 		t.Fatalf("AddNode with geometry and extras: %+v", b)
 	}
@@ -167,11 +167,11 @@ func TestNodes(t *testing.T) {
 	}
 
 	u := must[*Node](t)(c.UpdateNode(bg, a.ID, NodePatch{
-		Title: Ptr("A2"), Content: Ptr("beta"), Position: &Point{5, 6}, Size: &Size{200, 100},
+		Title: Ptr("A2"), Content: Ptr("beta"), Position: &Point{X: 5, Y: 6}, Size: &Size{Width: 200, Height: 100},
 		Collapsed: Ptr(true), Pinned: Ptr(true), ArrangeLocked: Ptr(true), Data: map[string]any{"x": 1.0},
 		DockPosition: Ptr("right"),
 	}))
-	if u.Title != "A2" || u.Content != "beta" || u.Position != (Point{5, 6}) || u.Size != (Size{200, 100}) ||
+	if u.Title != "A2" || u.Content != "beta" || u.Position != (Point{X: 5, Y: 6}) || u.Size != (Size{Width: 200, Height: 100}) ||
 		!u.Collapsed || !u.Pinned || u.Data["arrangeLocked"] != true || u.Data["x"] != 1.0 || u.DockPosition != "right" {
 		t.Fatalf("UpdateNode: %+v", u)
 	}
@@ -193,7 +193,7 @@ func TestNodes(t *testing.T) {
 	wantErr(t, err, 400, messages.CodeBadRequest, "type")
 	_, err = c.AddNode(bg, NodeInput{Type: "nope"})
 	wantErr(t, err, 400, messages.CodeBadRequest, `Invalid node type: "nope"`)
-	_, err = c.AddNode(bg, NodeInput{Type: "markdown", Size: &Size{0, 10}})
+	_, err = c.AddNode(bg, NodeInput{Type: "markdown", Size: &Size{Width: 0, Height: 10}})
 	wantErr(t, err, 400, messages.CodeBadRequest, "greater than zero")
 	_, err = c.Node(bg, a.ID)
 	wantErr(t, err, 404, messages.CodeNotFound, `Node "`+a.ID+`" not found.`)
@@ -210,11 +210,11 @@ func TestNodes(t *testing.T) {
 func TestNodeTypes(t *testing.T) {
 	c := openT(t)
 	img := must[*Node](t)(c.AddNode(bg, NodeInput{Type: "image", Path: "docs/arch.png"}))
-	if img.Content != "docs/arch.png" || img.Size != (Size{480, 360}) {
+	if img.Content != "docs/arch.png" || img.Size != (Size{Width: 480, Height: 360}) {
 		t.Fatalf("image: %+v", img)
 	}
 	page := must[*Node](t)(c.AddNode(bg, NodeInput{Type: "webpage", URL: "https://example.com/"}))
-	if page.URL != "https://example.com/" || page.Size != (Size{520, 420}) {
+	if page.URL != "https://example.com/" || page.Size != (Size{Width: 520, Height: 420}) {
 		t.Fatalf("webpage: %+v", page)
 	}
 	h := must[*Node](t)(c.AddNode(bg, NodeInput{Type: "html", Title: "Chart", HTML: "<p>hi</p>", Extra: map[string]any{"summary": "a chart"}}))
@@ -286,8 +286,8 @@ func TestGroups(t *testing.T) {
 	}
 
 	m := must[*Node](t)(c.CreateGroup(bg, GroupInput{Title: "Manual", ChildIDs: []string{a.ID, b.ID},
-		Position: &Point{0, 2000}, Size: &Size{1000, 1200}, ChildLayout: "column", Color: "#00ff00"}))
-	if m.Data["frameMode"] != "manual" || m.Position != (Point{0, 2000}) || m.Size != (Size{1000, 1200}) || m.Data["color"] != "#00ff00" {
+		Position: &Point{X: 0, Y: 2000}, Size: &Size{Width: 1000, Height: 1200}, ChildLayout: "column", Color: "#00ff00"}))
+	if m.Data["frameMode"] != "manual" || m.Position != (Point{X: 0, Y: 2000}) || m.Size != (Size{Width: 1000, Height: 1200}) || m.Data["color"] != "#00ff00" {
 		t.Fatalf("CreateGroup manual: %+v", m)
 	}
 	ma, mb := must[*Node](t)(c.Node(bg, a.ID)), must[*Node](t)(c.Node(bg, b.ID))
@@ -353,11 +353,11 @@ func TestSearch(t *testing.T) {
 func TestLayoutValidateThemeViewport(t *testing.T) {
 	c := openT(t)
 	l0 := must[*Layout](t)(c.Layout(bg))
-	if len(l0.Nodes) != 0 || l0.Theme != "dark" || l0.Viewport != (Viewport{0, 0, 1}) {
+	if len(l0.Nodes) != 0 || l0.Theme != "dark" || l0.Viewport != (Viewport{X: 0, Y: 0, Scale: 1}) {
 		t.Fatalf("empty Layout: %+v", l0)
 	}
-	a := must[*Node](t)(c.AddNode(bg, NodeInput{Type: "markdown", Title: "A", Position: &Point{0, 0}}))
-	must[*Node](t)(c.AddNode(bg, NodeInput{Type: "markdown", Title: "B", Position: &Point{10, 10}}))
+	a := must[*Node](t)(c.AddNode(bg, NodeInput{Type: "markdown", Title: "A", Position: &Point{X: 0, Y: 0}}))
+	must[*Node](t)(c.AddNode(bg, NodeInput{Type: "markdown", Title: "B", Position: &Point{X: 10, Y: 10}}))
 	l := must[*Layout](t)(c.Layout(bg))
 	if l.Revision != l0.Revision+2 || len(l.Nodes) != 2 || l.Node(a.ID) == nil || l.Node("ghost") != nil {
 		t.Fatalf("Layout: rev %d -> %d, %d nodes", l0.Revision, l.Revision, len(l.Nodes))
@@ -374,14 +374,14 @@ func TestLayoutValidateThemeViewport(t *testing.T) {
 	wantErr(t, c.SetTheme(bg, "neon"), 400, messages.CodeBadRequest, "neon")
 
 	vp := must[*Viewport](t)(c.SetViewport(bg, ViewportPatch{X: Ptr(-50.0), Scale: Ptr(2.0)}))
-	if *vp != (Viewport{-50, 0, 2}) {
+	if *vp != (Viewport{X: -50, Y: 0, Scale: 2}) {
 		t.Fatalf("SetViewport: %+v", vp)
 	}
 	_, err := c.SetViewport(bg, ViewportPatch{Scale: Ptr(-1.0)})
 	wantErr(t, err, 400, messages.CodeBadRequest, "scale")
 	_, err = c.SetViewport(bg, ViewportPatch{X: Ptr(math.NaN())})
 	wantErr(t, err, 400, messages.CodeInvalidInput, "NaN is not a finite number")
-	_, err = c.AddNode(bg, NodeInput{Type: "markdown", Position: &Point{math.Inf(1), 0}})
+	_, err = c.AddNode(bg, NodeInput{Type: "markdown", Position: &Point{X: math.Inf(1), Y: 0}})
 	wantErr(t, err, 400, messages.CodeInvalidInput, "+Inf is not a finite number")
 }
 
@@ -391,8 +391,8 @@ func TestView(t *testing.T) {
 	if empty.NodeCount != 0 || empty.Bounds != nil {
 		t.Fatalf("FitView on an empty canvas: %+v", empty)
 	}
-	a := must[*Node](t)(c.AddNode(bg, NodeInput{Type: "markdown", Title: "A", Position: &Point{0, 0}, Size: &Size{100, 100}}))
-	b := must[*Node](t)(c.AddNode(bg, NodeInput{Type: "markdown", Title: "B", Position: &Point{1000, 0}, Size: &Size{100, 100}}))
+	a := must[*Node](t)(c.AddNode(bg, NodeInput{Type: "markdown", Title: "A", Position: &Point{X: 0, Y: 0}, Size: &Size{Width: 100, Height: 100}}))
+	b := must[*Node](t)(c.AddNode(bg, NodeInput{Type: "markdown", Title: "B", Position: &Point{X: 1000, Y: 0}, Size: &Size{Width: 100, Height: 100}}))
 
 	f := must[*FocusResult](t)(c.FocusNode(bg, a.ID, false))
 	if f.Focused != a.ID || !f.Panned {
@@ -408,7 +408,7 @@ func TestView(t *testing.T) {
 	wantErr(t, err, 404, messages.CodeNotFound, "ghost")
 
 	fit := must[*FitResult](t)(c.FitView(bg, FitOptions{Width: 1000, Height: 500, Padding: 0, NodeIDs: []string{a.ID}}))
-	if fit.NodeCount != 1 || fit.Bounds == nil || *fit.Bounds != (Bounds{0, 0, 100, 100}) || fit.Viewport.Scale != 1 {
+	if fit.NodeCount != 1 || fit.Bounds == nil || *fit.Bounds != (Bounds{X: 0, Y: 0, Width: 100, Height: 100}) || fit.Viewport.Scale != 1 {
 		t.Fatalf("FitView one node: %+v", fit)
 	}
 	fit = must[*FitResult](t)(c.FitView(bg, FitOptions{Width: 550, Height: 500, Padding: 0.001, MaxScale: 4}))
@@ -605,25 +605,40 @@ func TestWithCanvas(t *testing.T) {
 	wantErr(t, err, 503, messages.CodeUnavailable, "closed")
 }
 
-func TestEncodeInput(t *testing.T) {
-	cases := []struct {
-		in   any
-		want string
-	}{
-		{nil, `{}`},
-		{NodeInput{Type: "markdown"}, `{"type":"markdown"}`},
-		{NodePatch{DockPosition: Ptr("")}, `{"dockPosition":null}`},
-		{NodePatch{Title: Ptr(""), Extra: map[string]any{"title": "x", "toolName": "t"}}, `{"title":"","toolName":"t"}`},
-		{WorkItemPatch{Detail: Ptr("")}, `{"detail":null}`},
-		{PolicyPatch{Allowed: []string{}, Mode: Ptr("plan")}, `{"prompt":{"mode":"plan"},"tools":{"allowed":[]}}`},
-		{PolicyPatch{}, `{}`},
-		{GroupInput{Position: &Point{1, 2}}, `{"x":1,"y":2}`},
-		{withID{"n1", NodePatch{}}, `{"id":"n1"}`},
+// The shortcuts' inputs reach the wire as the operation's input encodes
+// them: unset fields absent, Ptr("") as the null that clears, extras under
+// the typed fields.
+func TestShortcutInputs(t *testing.T) {
+	wire := func(in any, err error) string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := messages.EncodeInput(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(raw)
+	}
+	policy := func(p PolicyPatch) string { return wire(p.input()) }
+	nodeAdd := func(in NodeInput) string { return wire(in.input()) }
+	nodePatch := func(p NodePatch) string { return wire(p.input("n1")) }
+	cases := []struct{ got, want string }{
+		{wire((*messages.NodeAddInput)(nil), nil), `{}`},
+		{nodeAdd(NodeInput{Type: "markdown"}), `{"type":"markdown"}`},
+		{nodePatch(NodePatch{DockPosition: Ptr("")}), `{"id":"n1","dockPosition":null}`},
+		{nodePatch(NodePatch{Title: Ptr(""), Extra: map[string]any{"title": "x", "toolName": "t"}}), `{"id":"n1","toolName":"t","title":""}`},
+		{wire(&messages.AxWorkUpdateInput{ID: "w", Detail: nullable("")}, nil), `{"id":"w","detail":null}`},
+		{policy(PolicyPatch{Allowed: []string{}, Mode: Ptr("plan")}), `{"tools":{"allowed":[]},"prompt":{"mode":"plan"}}`},
+		{policy(PolicyPatch{SystemAppend: Ptr("")}), `{"prompt":{"systemAppend":null}}`},
+		{policy(PolicyPatch{}), `{}`},
+		{wire(GroupInput{Position: &Point{X: 1, Y: 2}}.input(), nil), `{"x":1,"y":2}`},
 	}
 	for _, tc := range cases {
-		got, err := encodeInput(tc.in)
-		if err != nil || string(got) != tc.want {
-			t.Errorf("encodeInput(%#v) = %s, %v; want %s", tc.in, got, err, tc.want)
+		if tc.got != tc.want {
+			t.Errorf("wire input %s, want %s", tc.got, tc.want)
 		}
 	}
+	_, err := NodeInput{Type: "markdown", Extra: map[string]any{"x": "10"}}.input()
+	wantErr(t, err, 400, messages.CodeInvalidInput, `field "x" must be a number, got string`)
 }
