@@ -37,12 +37,8 @@ func init() {
 func addAgentCommands(root *cobra.Command, s *ioStreams) {
 	agents := &cobra.Command{Use: "agents"}
 	for _, g := range agentGroups {
-		words := strings.Fields(g.path)
-		parent := agents
-		for _, w := range words[:len(words)-1] {
-			parent = childNamed(parent, w)
-		}
-		parent.AddCommand(newGroup(words[len(words)-1], g.short, examples(g.example...)))
+		i := strings.LastIndex(g.path, " ")
+		under(agents, g.path[:max(i, 0)], newGroup(g.path[i+1:], g.short, examples(g.example...)))
 	}
 	for _, add := range handCommands {
 		add(agents, s)

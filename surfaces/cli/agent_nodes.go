@@ -195,10 +195,13 @@ func addSpecFlags(cmd *cobra.Command) {
 // strayFlag names a flag given that belongs to another node type (no
 // field takes it), with that type.
 func strayFlag(cmd *cobra.Command) (flag, typ string) {
-	for typ, names := range map[string][]string{"graph": chartFlags, "json-render": {"spec-file", "spec-json"}, "web-artifact": webArtifactFlags} {
-		for _, n := range names {
+	for _, t := range []struct {
+		typ   string
+		flags []string
+	}{{"graph", chartFlags}, {"json-render", []string{"spec-file", "spec-json"}}, {"web-artifact", webArtifactFlags}} {
+		for _, n := range t.flags {
 			if f := cmd.Flags().Lookup(n); f != nil && f.Changed && f.Annotations[fieldAnnotation] == nil {
-				return n, typ
+				return n, t.typ
 			}
 		}
 	}
