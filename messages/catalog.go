@@ -73,6 +73,9 @@ type Op struct {
 	// GoMethod names the operation's method in the Go package when the
 	// default (see GoName) is taken by a hand-written shortcut.
 	GoMethod string
+	// CLI is the command-line binding; nil gives the default command
+	// (see CLIBinding).
+	CLI *CLIBinding
 }
 
 // MCPBinding is an operation's MCP tool: its name and description; its
@@ -129,12 +132,14 @@ var canvasOps = []*Op{
 		Name: "layout.get", Owner: OwnerLayout, Kind: Read, Documented: true,
 		Summary:  "Read the whole canvas layout: viewport, theme, nodes, edges, annotations.",
 		NewInput: input[LayoutGetInput](),
+		CLI:      &CLIBinding{Path: "layout"},
 		HTTP:     []Route{{"GET", "/api/canvas/state"}},
 	},
 	{
 		Name: "node.add", Owner: OwnerLayout, Kind: Write, Batch: true, Documented: true,
 		Summary:  "Create a node; auto-placed unless both x and y are given.",
 		NewInput: input[NodeAddInput](),
+		CLI:      &CLIBinding{Flags: map[string]string{"slideTitles": "slide-title", "embeddedNodeIds": "embedded-node-id"}},
 		HTTP:     []Route{{"POST", "/api/canvas/node"}},
 	},
 	{
@@ -147,6 +152,7 @@ var canvasOps = []*Op{
 		Name: "node.update", Owner: OwnerLayout, Kind: Write, Batch: true,
 		Summary:  "Patch a node's geometry, flags, title, content or data.",
 		NewInput: input[NodeUpdateInput](),
+		CLI:      &CLIBinding{Flags: map[string]string{"arrangeLocked": "-"}},
 		HTTP:     []Route{{"PATCH", "/api/canvas/node/:id"}},
 	},
 	{
@@ -165,6 +171,7 @@ var canvasOps = []*Op{
 		Name: "edge.remove", Owner: OwnerLayout, Kind: Write,
 		Summary:         "Delete an edge by edge_id (or id).",
 		NewInput:        input[EdgeRemoveInput](),
+		CLI:             &CLIBinding{Args: []string{"edge_id"}, Flags: map[string]string{"id": "-"}},
 		HTTP:            []Route{{"DELETE", "/api/canvas/edge"}},
 		DeleteReadsBody: true,
 	},
@@ -172,72 +179,84 @@ var canvasOps = []*Op{
 		Name: "group.create", Owner: OwnerLayout, Kind: Write, Batch: true,
 		Summary:  "Create a group frame around nodes (fit) or at a given frame (manual).",
 		NewInput: input[GroupCreateInput](),
+		CLI:      &CLIBinding{Args: []string{"childIds..."}},
 		HTTP:     []Route{{"POST", "/api/canvas/group"}},
 	},
 	{
 		Name: "group.add", Owner: OwnerLayout, Kind: Write, Batch: true,
 		Summary:  "Add nodes to a group.",
 		NewInput: input[GroupAddInput](),
+		CLI:      &CLIBinding{Args: []string{"childIds..."}, Flags: map[string]string{"groupId": "group"}},
 		HTTP:     []Route{{"POST", "/api/canvas/group/add"}},
 	},
 	{
 		Name: "group.remove", Owner: OwnerLayout, Kind: Write, Batch: true,
 		Summary:  "Release every member of a group; the frame stays.",
 		NewInput: input[GroupRemoveInput](),
+		CLI:      &CLIBinding{Args: []string{"groupId"}},
 		HTTP:     []Route{{"POST", "/api/canvas/group/ungroup"}},
 	},
 	{
 		Name: "pin.set", Owner: OwnerLayout, Kind: Write, Batch: true, Documented: true,
 		Summary:  "Set, add or remove context pins (at most 20).",
 		NewInput: input[PinSetInput](),
+		CLI:      &CLIBinding{Path: "pin", Args: []string{"nodeIds..."}},
 		HTTP:     []Route{{"POST", "/api/canvas/context-pins"}},
 	},
 	{
 		Name: "pinned.get", Owner: OwnerLayout, Kind: Read, Documented: true,
 		Summary:  "Read the pinned nodes as agent context, with a text preamble.",
 		NewInput: input[EmptyInput](),
+		CLI:      &CLIBinding{Path: "pin --list"},
 		HTTP:     []Route{{"GET", "/api/canvas/pinned-context"}},
 	},
 	{
 		Name: "search", Owner: OwnerLayout, Kind: Read, Documented: true, GoMethod: "SearchNodes",
 		Summary:  "Search node titles, paths, urls and content.",
 		NewInput: input[SearchInput](),
+		CLI:      &CLIBinding{Args: []string{"q"}, Flags: map[string]string{"query": "-"}},
 		HTTP:     []Route{{"GET", "/api/canvas/search"}},
 	},
 	{
 		Name: "validate.get", Owner: OwnerLayout, Kind: Read, Documented: true,
 		Summary:  "Report collisions, group containment and dangling edges.",
 		NewInput: input[EmptyInput](),
+		CLI:      &CLIBinding{Path: "validate"},
 		HTTP:     []Route{{"GET", "/api/canvas/validate"}},
 	},
 	{
 		Name: "summary.get", Owner: OwnerLayout, Kind: Read,
 		Summary:  "Counts, node kinds, pinned titles, annotations and viewport.",
 		NewInput: input[EmptyInput](),
+		CLI:      &CLIBinding{Path: "layout --summary"},
 		HTTP:     []Route{{"GET", "/api/canvas/summary"}},
 	},
 	{
 		Name: "spatial.get", Owner: OwnerLayout, Kind: Read,
 		Summary:  "Clusters, reading order and pinned neighbourhoods.",
 		NewInput: input[EmptyInput](),
+		CLI:      &CLIBinding{Path: "spatial"},
 		HTTP:     []Route{{"GET", "/api/canvas/spatial-context"}},
 	},
 	{
 		Name: "history.get", Owner: OwnerLayout, Kind: Read, Documented: true,
 		Summary:  "The undo log: entries, who made them, and the cursor.",
 		NewInput: input[EmptyInput](),
+		CLI:      &CLIBinding{Path: "history"},
 		HTTP:     []Route{{"GET", "/api/canvas/history"}},
 	},
 	{
 		Name: "canvas.undo", Owner: OwnerLayout, Kind: Write, Documented: true,
 		Summary:  "Undo the last layout change.",
 		NewInput: input[EmptyInput](),
+		CLI:      &CLIBinding{Path: "undo"},
 		HTTP:     []Route{{"POST", "/api/canvas/undo"}},
 	},
 	{
 		Name: "canvas.redo", Owner: OwnerLayout, Kind: Write, Documented: true,
 		Summary:  "Redo the last undone change.",
 		NewInput: input[EmptyInput](),
+		CLI:      &CLIBinding{Path: "redo"},
 		HTTP:     []Route{{"POST", "/api/canvas/redo"}},
 	},
 	{
@@ -250,12 +269,14 @@ var canvasOps = []*Op{
 		Name: "node.focus", Owner: OwnerLayout, Kind: Write,
 		Summary:  "Pan to a node, or raise it (noPan).",
 		NewInput: input[FocusInput](),
+		CLI:      &CLIBinding{Path: "focus", Args: []string{"id"}},
 		HTTP:     []Route{{"POST", "/api/canvas/focus"}},
 	},
 	{
 		Name: "view.fit", Owner: OwnerLayout, Kind: Write,
 		Summary:  "Fit the viewport to all nodes or to the named ones.",
 		NewInput: input[FitInput](),
+		CLI:      &CLIBinding{Path: "fit", Args: []string{"nodeIds..."}},
 		HTTP:     []Route{{"POST", "/api/canvas/fit"}},
 	},
 	{
@@ -268,6 +289,7 @@ var canvasOps = []*Op{
 		Name: "canvas.clear", Owner: OwnerLayout, Kind: Write,
 		Summary:  "Remove every node, edge, annotation and pin (undoable).",
 		NewInput: input[EmptyInput](),
+		CLI:      &CLIBinding{Path: "clear"},
 		HTTP:     []Route{{"POST", "/api/canvas/clear"}},
 	},
 	{
@@ -292,6 +314,7 @@ var canvasOps = []*Op{
 		Name: "snapshot.list", Owner: OwnerLayout, Kind: Read,
 		Summary:  "List snapshots, newest first.",
 		NewInput: input[SnapshotListInput](),
+		CLI:      &CLIBinding{Flags: map[string]string{"q": "-"}},
 		HTTP:     []Route{{"GET", "/api/canvas/snapshots"}},
 	},
 	{
@@ -310,6 +333,7 @@ var canvasOps = []*Op{
 		Name: "snapshot.diff.query", Owner: OwnerLayout, Kind: Read,
 		Summary:  "Diff the canvas against a snapshot named by ?name= or ?id=.",
 		NewInput: input[SnapshotDiffQueryInput](),
+		CLI:      &CLIBinding{Path: "snapshot diff-query"},
 		HTTP:     []Route{{"GET", "/api/canvas/snapshots/diff"}},
 	},
 	{
@@ -334,6 +358,7 @@ var canvasOps = []*Op{
 		Name: "canvas.batch", Owner: OwnerLayout, Kind: Write, Documented: true,
 		Summary:        "Run several operations atomically, with $refs between them.",
 		NewInput:       input[BatchInput](),
+		CLI:            &CLIBinding{Path: "batch", Flags: map[string]string{"operations": "-"}},
 		HTTP:           []Route{{"POST", "/api/canvas/batch"}},
 		BodyArrayField: "operations",
 	},
@@ -359,12 +384,14 @@ var canvasOps = []*Op{
 		Name: "canvas.export", Owner: OwnerLayout, Kind: Read,
 		Summary:  "Export the canvas as a JSON Canvas 1.0 document.",
 		NewInput: input[ExportInput](),
+		CLI:      &CLIBinding{Path: "export"},
 		HTTP:     []Route{{"GET", "/api/canvas/export"}},
 	},
 	{
 		Name: "canvas.import", Owner: OwnerLayout, Kind: Write,
 		Summary:  "Import a JSON Canvas 1.0 document (replace=true clears first).",
 		NewInput: input[ImportInput](),
+		CLI:      &CLIBinding{Path: "import", Flags: map[string]string{"nodes": "-", "edges": "-"}},
 		HTTP:     []Route{{"POST", "/api/canvas/import"}},
 	},
 }

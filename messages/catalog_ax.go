@@ -14,6 +14,7 @@ var axOps = []*Op{
 		Name: "ax.get", Owner: OwnerAxState, Kind: Read, Documented: true,
 		Summary:  "Read the canvas-bound AX state, the host capability and (unless includeContext=false) the agent context.",
 		NewInput: input[AxGetInput](),
+		CLI:      &CLIBinding{Path: "ax status"},
 		HTTP:     []Route{{"GET", "/api/canvas/ax"}},
 	},
 	{
@@ -26,18 +27,21 @@ var axOps = []*Op{
 		Name: "ax.context.get", Owner: OwnerAxState, Kind: Read,
 		Summary:  "Read the agent context: delivery block, pinned and focused nodes, work, gates, policy, timeline, host.",
 		NewInput: input[AxContextInput](),
+		CLI:      &CLIBinding{Path: "ax context"},
 		HTTP:     []Route{{"GET", "/api/canvas/ax/context"}},
 	},
 	{
 		Name: "ax.surface-snapshot.get", Owner: OwnerAxState, Kind: Read,
 		Summary:  "Read the board-wide AX state for sandboxed surfaces (review bodies and authors redacted).",
 		NewInput: input[EmptyInput](),
+		CLI:      &CLIBinding{Path: "ax surface-snapshot"},
 		HTTP:     []Route{{"GET", "/api/canvas/ax/surface-snapshot"}},
 	},
 	{
 		Name: "ax.focus.set", Owner: OwnerAxState, Kind: Write,
 		Summary:  "Replace the AX focus with live node ids.",
 		NewInput: input[AxFocusInput](),
+		CLI:      &CLIBinding{Path: "ax focus", Args: []string{"nodeIds..."}},
 		HTTP:     []Route{{"POST", "/api/canvas/ax/focus"}},
 	},
 	{
@@ -56,12 +60,14 @@ var axOps = []*Op{
 		Name: "ax.host-capability.get", Owner: OwnerAxState, Kind: Read,
 		Summary:  "Read the latest host capability report (null if none).",
 		NewInput: input[EmptyInput](),
+		CLI:      &CLIBinding{Path: "ax host status"},
 		HTTP:     []Route{{"GET", "/api/canvas/ax/host-capability"}},
 	},
 	{
 		Name: "ax.host-capability.report", Owner: OwnerAxState, Kind: Write,
 		Summary:  "Report what the agent host can do.",
 		NewInput: input[AxHostInput](),
+		CLI:      &CLIBinding{Path: "ax host report"},
 		HTTP:     []Route{{"PUT", "/api/canvas/ax/host-capability"}},
 	},
 	// Work and review.
@@ -75,12 +81,14 @@ var axOps = []*Op{
 		Name: "ax.work.create", Owner: OwnerAxState, Kind: Write,
 		Summary:  "Create a work item.",
 		NewInput: input[AxWorkCreateInput](),
+		CLI:      &CLIBinding{Path: "ax work add", Args: []string{"nodeIds..."}},
 		HTTP:     []Route{{"POST", "/api/canvas/ax/work"}},
 	},
 	{
 		Name: "ax.work.update", Owner: OwnerAxState, Kind: Write,
 		Summary:  "Update a work item's title, status, detail or node ids.",
 		NewInput: input[AxWorkUpdateInput](),
+		CLI:      &CLIBinding{Args: []string{"id", "nodeIds..."}},
 		HTTP:     []Route{{"PATCH", "/api/canvas/ax/work/:id"}},
 	},
 	{
@@ -93,6 +101,7 @@ var axOps = []*Op{
 		Name: "ax.review.add", Owner: OwnerAxState, Kind: Write,
 		Summary:  "Add a review annotation anchored to a node, a file or a region.",
 		NewInput: input[AxReviewAddInput](),
+		CLI:      &CLIBinding{Flags: map[string]string{"anchorType": "anchor", "nodeId": "node"}},
 		HTTP:     []Route{{"POST", "/api/canvas/ax/review"}},
 	},
 	{
@@ -112,6 +121,7 @@ var axOps = []*Op{
 		Name: "ax.approval.request", Owner: OwnerGates, Kind: Write,
 		Summary:  "Open an approval gate.",
 		NewInput: input[AxApprovalRequestInput](),
+		CLI:      &CLIBinding{Args: []string{"nodeIds..."}},
 		HTTP:     []Route{{"POST", "/api/canvas/ax/approval"}},
 	},
 	{
@@ -136,6 +146,7 @@ var axOps = []*Op{
 		Name: "ax.elicitation.request", Owner: OwnerGates, Kind: Write,
 		Summary:  "Ask the human for input.",
 		NewInput: input[AxElicitationRequestInput](),
+		CLI:      &CLIBinding{Args: []string{"nodeIds..."}},
 		HTTP:     []Route{{"POST", "/api/canvas/ax/elicitation"}},
 	},
 	{
@@ -160,6 +171,7 @@ var axOps = []*Op{
 		Name: "ax.mode.request", Owner: OwnerGates, Kind: Write,
 		Summary:  "Ask the human to switch the agent's mode (plan, execute, autonomous).",
 		NewInput: input[AxModeRequestInput](),
+		CLI:      &CLIBinding{Args: []string{"nodeIds..."}},
 		HTTP:     []Route{{"POST", "/api/canvas/ax/mode"}},
 	},
 	{
@@ -179,30 +191,35 @@ var axOps = []*Op{
 		Name: "ax.event.record", Owner: OwnerTimeline, Kind: Write,
 		Summary:  "Record a timeline event.",
 		NewInput: input[AxEventInput](),
+		CLI:      &CLIBinding{Path: "ax event add", Args: []string{"nodeIds..."}},
 		HTTP:     []Route{{"POST", "/api/canvas/ax/event"}},
 	},
 	{
 		Name: "ax.evidence.add", Owner: OwnerTimeline, Kind: Write,
 		Summary:  "Add an evidence item (logs, test output, diff, ...).",
 		NewInput: input[AxEvidenceInput](),
+		CLI:      &CLIBinding{Args: []string{"nodeIds..."}},
 		HTTP:     []Route{{"POST", "/api/canvas/ax/evidence"}},
 	},
 	{
 		Name: "ax.steer", Owner: OwnerTimeline, Kind: Write,
 		Summary:  "Send a steering message to the agent.",
 		NewInput: input[AxSteerInput](),
+		CLI:      &CLIBinding{Args: []string{"message..."}},
 		HTTP:     []Route{{"POST", "/api/canvas/ax/steer"}},
 	},
 	{
 		Name: "ax.timeline.get", Owner: OwnerTimeline, Kind: Read,
 		Summary:  "Read the timeline: events, evidence, steering (newest first) and a summary.",
 		NewInput: input[AxTimelineInput](),
+		CLI:      &CLIBinding{Path: "ax timeline"},
 		HTTP:     []Route{{"GET", "/api/canvas/ax/timeline"}},
 	},
 	{
 		Name: "ax.delivery.pending", Owner: OwnerTimeline, Kind: Read, Parks: true,
 		Summary:  "Claim undelivered steering for a consumer (optionally waiting, optionally leasing) plus pending activity.",
 		NewInput: input[AxDeliveryPendingInput](),
+		CLI:      &CLIBinding{Path: "ax delivery list"},
 		HTTP:     []Route{{"GET", "/api/canvas/ax/delivery/pending"}},
 	},
 	{
@@ -221,6 +238,7 @@ var axOps = []*Op{
 		Name: "ax.command.invoke", Owner: OwnerRouter, Kind: Write,
 		Summary:  "Invoke an allowlisted command (recorded as a command event; subject to the tool policy).",
 		NewInput: input[AxCommandInput](),
+		CLI:      &CLIBinding{Args: []string{"name"}},
 		HTTP:     []Route{{"POST", "/api/canvas/ax/command"}},
 	},
 	// Composites.
@@ -234,6 +252,7 @@ var axOps = []*Op{
 		Name: "ax.interaction", Owner: OwnerRouter, Kind: Write,
 		Summary:  "Submit a node-originated interaction, checked against the node's AX capabilities and the tool policy.",
 		NewInput: input[AxInteractionInput](),
+		CLI:      &CLIBinding{Flags: map[string]string{"sourceNodeId": "node"}},
 		HTTP:     []Route{{"POST", "/api/canvas/ax/interaction"}},
 	},
 	// Additions.

@@ -15,6 +15,7 @@ var webviewOps = []*Op{
 		Name: "webview.start", Owner: OwnerWebview, Kind: Write, Documented: true,
 		Summary:  "Start (or replace) the headless browser session showing the workbench.",
 		NewInput: input[WebviewStartInput](),
+		CLI:      &CLIBinding{Flags: map[string]string{"dataStoreDir": "data-dir"}},
 		HTTP:     []Route{{"POST", "/api/workbench/webview/start"}},
 	},
 	{

@@ -50,7 +50,7 @@ type AxHostInput struct {
 	Files            any            `json:"files" doc:"The host can read and write files." type:"boolean"`
 	UIPrompts        any            `json:"uiPrompts" doc:"The host can show UI prompts to the human." type:"boolean"`
 	Raw              any            `json:"raw" doc:"Free-form diagnostics stored with the report." type:"object"`
-	Capabilities     map[string]any `json:"capabilities" mcp:"-"`
+	Capabilities     map[string]any `json:"capabilities" mcp:"-" cli:"-"`
 	Source           string         `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }
 
@@ -231,10 +231,10 @@ type AxInteractionInput struct {
 	Type          any             `json:"type" doc:"Interaction type." enum:"interactionTypes" pmx:"required,handler" type:"string"`
 	SourceNodeID  any             `json:"sourceNodeId" doc:"The node the interaction comes from." pmx:"required,handler" type:"string"`
 	SourceSurface any             `json:"sourceSurface" enum:"interactionSurfaces" doc:"The kind of surface that emits it; html-node, mcp-app and json-render are sandboxed." type:"string"`
-	Actor         any             `json:"actor" mcp:"-"`
+	Actor         any             `json:"actor" mcp:"-" cli:"-"`
 	Payload       json.RawMessage `json:"payload" doc:"Type-specific payload."`
 	CorrelationID any             `json:"correlationId" doc:"Caller's correlation id." type:"string"`
-	Metadata      any             `json:"metadata" mcp:"-"`
+	Metadata      any             `json:"metadata" mcp:"-" cli:"-"`
 	SurfaceToken  string          `json:"surfaceToken" doc:"The surface token issued for the source node (required for sandboxed surfaces)."`
 	Source        string          `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }

@@ -157,14 +157,14 @@ type NodeAddInput struct {
 // OutputShape selects the MCP tools' node rendering; the operation itself
 // ignores it (HTTP always answers the full node).
 type OutputShape struct {
-	Full    *bool `json:"full" doc:"true returns the full node payload (with data) instead of the compact one."`
-	Verbose *bool `json:"verbose" doc:"Same as full:true."`
+	Full    *bool `json:"full" cli:"-" doc:"true returns the full node payload (with data) instead of the compact one."`
+	Verbose *bool `json:"verbose" cli:"-" doc:"Same as full:true."`
 }
 
 // NodeGetInput is the input of node.get (GET /api/canvas/node/:id).
 type NodeGetInput struct {
 	ID           string `json:"id" doc:"Node id." pmx:"required"`
-	IncludeBlobs *bool  `json:"includeBlobs" doc:"Ignored: node reads always include large app payloads."`
+	IncludeBlobs *bool  `json:"includeBlobs" cli:"-" doc:"Ignored: node reads always include large app payloads."`
 	OutputShape
 }
 
@@ -173,7 +173,7 @@ type NodeUpdateInput struct {
 	ID string `json:"id" doc:"Node to patch." pmx:"required"`
 	Geometry
 	TraceFields
-	Type           *string        `json:"type" mcp:"-"`
+	Type           *string        `json:"type" mcp:"-" cli:"-"`
 	Title          *string        `json:"title" doc:"New title."`
 	Content        *string        `json:"content" doc:"New content text."`
 	Data           map[string]any `json:"data" doc:"Extra node data (an object) merged into the node's data."`
@@ -203,11 +203,11 @@ type NodeRemoveInput struct {
 
 // LayoutGetInput is the input of layout.get (GET /api/canvas/state).
 type LayoutGetInput struct {
-	IncludeBlobs *bool `json:"includeBlobs" doc:"Ignored: layout reads always include large app payloads."`
+	IncludeBlobs *bool `json:"includeBlobs" cli:"-" doc:"Ignored: layout reads always include large app payloads."`
 	// View "agent" returns the layout as agents read it (MCP layout reads):
 	// annotations as context summaries plus the canvas summary, all from one
 	// state. Absent or empty: the HTTP layout.
-	View *string `json:"view" mcp:"-"`
+	View *string `json:"view" mcp:"-" cli:"-"`
 	OutputShape
 }
 

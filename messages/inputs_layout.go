@@ -113,7 +113,7 @@ type SnapshotSaveInput struct {
 type SnapshotGCInput struct {
 	Keep       any   `json:"keep" doc:"Newest snapshots to keep (default 20)." type:"number"`
 	DryRun     *bool `json:"dryRun" doc:"Report what would be deleted without deleting."`
-	DryRunDash *bool `json:"dry-run" mcp:"-"`
+	DryRunDash *bool `json:"dry-run" mcp:"-" cli:"-"`
 }
 
 // SnapshotRefInput names a snapshot by id or name (path parameter).

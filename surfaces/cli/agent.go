@@ -1,12 +1,13 @@
 package cli
 
 // The agent commands: every command of the reference's agent CLI
-// (reference cli.md §7) as a cobra tree. Each command that maps to a catalog
-// operation runs it through invoke (the remote invoker, so the JSON is the
-// HTTP route's); the few composites (status, node list, clear --dry-run, ...)
-// shape their output from operation results the way the reference does.
-// Commands whose server operations this build does not have yet keep their
-// flags and help and fail with "<command>: not available yet".
+// (reference cli.md §7) as a cobra tree. Each catalog operation's command is
+// built from the catalog (opcommand.go) and runs it through the remote
+// invoker, so the JSON is the HTTP route's; the groups below carry the
+// reference's help, and a few commands that read the layout (status,
+// node list, edge list) or do not run an operation (open) are written by
+// hand. Commands whose server operations this build does not have yet keep
+// their flags and help and fail with "<command>: not available yet".
 
 import (
 	"encoding/json"
@@ -18,7 +19,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -31,42 +31,76 @@ func init() {
 	commandAdders = append(commandAdders, addAgentCommands)
 }
 
-// addAgentCommands registers the agent command groups on the root.
+// addAgentCommands registers the agent commands on the root: the groups
+// with the reference's help, the hand-written commands, then every catalog
+// operation's command; each top-level command takes the client flags.
 func addAgentCommands(root *cobra.Command, s *ioStreams) {
-	groups := []*cobra.Command{
-		newOpenCommand(s),
-		newNodeCommand(s),
-		newEdgeCommand(s),
-		newSearchCommand(s),
-		newLayoutCommand(s),
-		newStatusCommand(s),
-		newArrangeCommand(s),
-		newFocusCommand(s),
-		newFitCommand(s),
-		newPinCommand(s),
-		newUndoCommand(s),
-		newRedoCommand(s),
-		newHistoryCommand(s),
-		newSnapshotCommand(s),
-		newDiffCommand(s),
-		newGroupCommand(s),
-		newBatchCommand(s),
-		newClearCommand(s),
-		newValidateCommand(s),
-		newSpatialCommand(s),
-		newExportCommand(s),
-		newImportCommand(s),
-		newAxCommand(s),
+	agents := &cobra.Command{Use: "agents"}
+	for _, g := range agentGroups {
+		i := strings.LastIndex(g.path, " ")
+		under(agents, g.path[:max(i, 0)], newGroup(g.path[i+1:], g.short, examples(g.example...)))
 	}
-	groups = append(groups, webviewCommands(s)...)
-	groups = append(groups, laterCommands(s)...)
-	for _, g := range groups {
+	for _, add := range handCommands {
+		add(agents, s)
+	}
+	addOpCommands(agents, s)
+	for _, g := range agents.Commands() {
+		agents.RemoveCommand(g)
 		addClientFlags(g)
 		g.SetFlagErrorFunc(flagError)
 		g.SetGlobalNormalizationFunc(kebabFlags)
 		root.AddCommand(g)
 	}
 	fixRoot(root)
+}
+
+// handCommands add the commands that are not one operation's (status,
+// node list, ...) to the agent tree; each file appends its own.
+var handCommands []func(agents *cobra.Command, s *ioStreams)
+
+// under adds cmd below the group at path ("" is the top level).
+func under(agents *cobra.Command, path string, cmd *cobra.Command) {
+	parent := agents
+	for _, w := range strings.Fields(path) {
+		parent = childNamed(parent, w)
+	}
+	parent.AddCommand(cmd)
+}
+
+// agentGroups are the command groups with the reference's help, parents
+// first; the builder fills them with the operations' commands.
+var agentGroups = []struct {
+	path, short string
+	example     []string
+}{
+	{"node", "Add, list, read, update and remove nodes", []string{
+		`pmx-canvas node add --type markdown --title "Design Doc" --content "# Overview"`,
+		`pmx-canvas node list --type markdown --ids`,
+		`pmx-canvas node get node-abc123 --summary`,
+		`pmx-canvas node update node-abc123 --x -100 --y 40`,
+		`pmx-canvas node remove node-abc123`,
+	}},
+	{"edge", "Add, list and remove edges", []string{"pmx-canvas edge add --from node-a --to node-b --type depends-on", "pmx-canvas edge list"}},
+	{"group", "Create groups and change their members", []string{`pmx-canvas group create --title "API Layer" node1 node2`}},
+	{"snapshot", "Save, list, diff, restore and delete snapshots", []string{"pmx-canvas snapshot save --name before-refactor", "pmx-canvas snapshot diff before-refactor"}},
+	{"ax", "Agent experience: focus, work items, gates, timeline, steering, policy", []string{
+		"pmx-canvas ax status",
+		`pmx-canvas ax work add --title "Wire up auth" --status in-progress node-abc123`,
+		`pmx-canvas ax approval request --title "Deploy to prod?"`,
+		`pmx-canvas ax steer "focus on the tests first"`,
+	}},
+	{"ax event", "Timeline events", []string{`pmx-canvas ax event add --kind note --summary "Started"`}},
+	{"ax delivery", "Steering delivery", []string{"pmx-canvas ax delivery list --consumer codex"}},
+	{"ax elicitation", "Questions for the human", []string{`pmx-canvas ax elicitation request --prompt "Which database?"`}},
+	{"ax mode", "Mode requests (plan, execute, autonomous)", []string{"pmx-canvas ax mode request --mode execute"}},
+	{"ax command", "Allowlisted commands", []string{"pmx-canvas ax command list"}},
+	{"ax policy", "The AX tool policy", []string{"pmx-canvas ax policy get"}},
+	{"ax work", "Work items", []string{`pmx-canvas ax work add --title "Wire up auth"`}},
+	{"ax approval", "Approval gates", []string{`pmx-canvas ax approval request --title "Deploy?"`}},
+	{"ax evidence", "Evidence items", []string{`pmx-canvas ax evidence add --kind logs --title "Build log"`}},
+	{"ax review", "Review annotations", []string{`pmx-canvas ax review add --body "..." --node node-abc123`}},
+	{"ax host", "Agent host capability", []string{"pmx-canvas ax host report --host codex --tools"}},
+	{"webview", "Headless automation webview", []string{"pmx-canvas webview status", "pmx-canvas webview start --width 1440 --height 900"}},
 }
 
 // fixRoot applies the reference quirk fixes that live on the root command:
@@ -232,25 +266,10 @@ func flagError(cmd *cobra.Command, err error) error {
 // kebabFlags accepts the reference's camelCase flag spellings (--xKey,
 // --toolName, --agentSummary, --nodeHeight, ...) as their kebab-case names.
 func kebabFlags(_ *pflag.FlagSet, name string) pflag.NormalizedName {
-	if strings.IndexFunc(name, unicode.IsUpper) < 0 {
-		return pflag.NormalizedName(name)
-	}
-	var b strings.Builder
-	for i, r := range name {
-		if unicode.IsUpper(r) {
-			if i > 0 {
-				b.WriteByte('-')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return pflag.NormalizedName(b.String())
+	return pflag.NormalizedName(messages.Kebab(name))
 }
 
 // ---- flags ----
-
-const hintAnnotation = "pmx-canvas/hint"
 
 // numValue is a number flag: finite, optionally > 0, optionally an
 // integer (floored, as the reference's optionalNumberFlag). A negative value
@@ -290,22 +309,8 @@ func (n *numValue) Type() string {
 	return "number"
 }
 
-// addNum registers a finite number flag with the hint shown when its value
-// is bad.
-func addNum(cmd *cobra.Command, name, usage, hint string) {
-	addNumber(cmd, name, "", usage, hint, false, false)
-}
-
-// addPositive registers a number flag that must be > 0.
-func addPositive(cmd *cobra.Command, name, usage, hint string) {
-	addNumber(cmd, name, "", usage, hint, true, false)
-}
-
-// addCount registers a positive integer flag (floored).
-func addCount(cmd *cobra.Command, name, usage, hint string) {
-	addNumber(cmd, name, "", usage, hint, true, true)
-}
-
+// addNumber registers a number flag that is not a field's (the flags of
+// the commands that are not available yet), with its bad-value hint.
 func addNumber(cmd *cobra.Command, name, short, usage, hint string, positive, integer bool) {
 	cmd.Flags().VarP(&numValue{positive: positive, integer: integer}, name, short, usage)
 	if hint != "" {
@@ -328,17 +333,14 @@ func num(cmd *cobra.Command, name string) *float64 {
 	return &v
 }
 
-// str returns the first of the named string flags given with a non-empty
-// value (the reference ignores empty values), or nil.
-func str(cmd *cobra.Command, names ...string) *string {
-	for _, name := range names {
-		if !given(cmd, name) {
-			continue
-		}
-		v := cmd.Flags().Lookup(name).Value.String()
-		if v != "" {
-			return &v
-		}
+// str returns a string flag's value, or nil when it was not given or is
+// empty (the reference ignores empty values).
+func str(cmd *cobra.Command, name string) *string {
+	if !given(cmd, name) {
+		return nil
+	}
+	if v := cmd.Flags().Lookup(name).Value.String(); v != "" {
+		return &v
 	}
 	return nil
 }
@@ -347,38 +349,6 @@ func str(cmd *cobra.Command, names ...string) *string {
 func flagBool(cmd *cobra.Command, name string) bool {
 	v, _ := cmd.Flags().GetBool(name)
 	return v
-}
-
-// setStr copies a string flag into the input when given.
-func setStr(in map[string]any, key string, cmd *cobra.Command, names ...string) {
-	if v := str(cmd, names...); v != nil {
-		in[key] = *v
-	}
-}
-
-// setNum copies a number flag into the input when given.
-func setNum(in map[string]any, key string, cmd *cobra.Command, name string) {
-	if v := num(cmd, name); v != nil {
-		in[key] = *v
-	}
-}
-
-// boolWord parses a flag that takes true or false (the reference's
-// optionalBooleanFlag); nil when not given.
-func boolWord(cmd *cobra.Command, name string) (*bool, error) {
-	if !given(cmd, name) {
-		return nil, nil
-	}
-	switch v := cmd.Flags().Lookup(name).Value.String(); v {
-	case "true", "":
-		b := true
-		return &b, nil
-	case "false":
-		b := false
-		return &b, nil
-	default:
-		return nil, die(fmt.Sprintf("Use --%s true or --%s false", name, name), "Invalid value for --%s: %s", name, v)
-	}
 }
 
 // csv splits a comma-separated list, trimming entries and dropping empty
@@ -391,49 +361,6 @@ func csv(s string) []string {
 		}
 	}
 	return out
-}
-
-// stringList reads a list flag given as CSV or as a JSON array of
-// non-empty strings (the reference's parseStringListFlag).
-func stringList(cmd *cobra.Command, name, hint string) ([]string, error) {
-	raw := str(cmd, name)
-	if raw == nil {
-		return nil, nil
-	}
-	t := strings.TrimSpace(*raw)
-	if t == "" {
-		return nil, die(hint, "Invalid value for --%s: expected at least one string.", name)
-	}
-	if strings.HasPrefix(t, "[") {
-		var list []string
-		if err := json.Unmarshal([]byte(t), &list); err != nil {
-			return nil, die(hint, "Invalid value for --%s: expected a JSON array of non-empty strings.", name)
-		}
-		for i, s := range list {
-			if list[i] = strings.TrimSpace(s); list[i] == "" {
-				return nil, die(hint, "Invalid value for --%s: expected a JSON array of non-empty strings.", name)
-			}
-		}
-		return list, nil
-	}
-	list := csv(t)
-	if len(list) == 0 {
-		return nil, die(hint, "Invalid value for --%s: expected a comma-separated list of keys.", name)
-	}
-	return list, nil
-}
-
-// jsonFlag parses a flag holding JSON; nil when not given.
-func jsonFlag(cmd *cobra.Command, name, label, hint string) (any, error) {
-	raw := str(cmd, name)
-	if raw == nil {
-		return nil, nil
-	}
-	var v any
-	if err := json.Unmarshal([]byte(*raw), &v); err != nil {
-		return nil, die(hint, "Invalid %s: %v", label, err)
-	}
-	return v, nil
 }
 
 // readAll reads r whole (stdin for --stdin), untrimmed.
@@ -458,15 +385,6 @@ func readFile(flag, path, hint string) (string, error) {
 }
 
 // ---- running operations ----
-
-// runOp runs one catalog operation and prints its reply.
-func runOp(cmd *cobra.Command, s *ioStreams, op string, input map[string]any) error {
-	body, err := invokeOK(cmd, op, input)
-	if err != nil {
-		return err
-	}
-	return output(s.Out, body)
-}
 
 // invokeOK runs one catalog operation; a reply with an error status that
 // is not an error reply (a refused interaction answers {ok:false, status,
@@ -523,21 +441,10 @@ func leaf(use, short, example string, run func(cmd *cobra.Command, args []string
 
 // examples joins example lines with the two-space indent cobra prints.
 func examples(lines ...string) string {
-	return "  " + strings.Join(lines, "\n  ")
-}
-
-// firstArg returns args[0], or fails with the reference's message.
-func firstArg(args []string, msg, hint string) (string, error) {
-	if len(args) == 0 || args[0] == "" {
-		return "", &cliError{Msg: msg, Hint: hint}
+	if len(lines) == 0 {
+		return ""
 	}
-	return args[0], nil
-}
-
-// isObject reports whether v is a JSON object.
-func isObject(v any) bool {
-	_, ok := v.(map[string]any)
-	return ok
+	return "  " + strings.Join(lines, "\n  ")
 }
 
 // ordered is the shared ordered JSON object (internal/jsonobj; the

@@ -13,6 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
 // Markers around the generated part of docs/cli.md.
@@ -72,6 +74,9 @@ func docCommand(b *strings.Builder, c *cobra.Command) {
 	}
 	if c.Runnable() && c.Annotations[groupAnnotation] == "" {
 		fmt.Fprintf(b, "```\n%s\n```\n\n", c.UseLine())
+	}
+	if op, ok := messages.Lookup(c.Annotations[opAnnotation]); ok && len(op.HTTP) > 0 {
+		fmt.Fprintf(b, "Runs `%s` (`%s %s`).\n\n", op.Name, op.HTTP[0].Method, op.HTTP[0].Path)
 	}
 	if subs := available(c); len(subs) > 0 {
 		b.WriteString("Subcommands: ")

@@ -42,7 +42,7 @@ func TestReferenceDocCoversTheTree(t *testing.T) {
 	doc := ReferenceDoc()
 	for _, want := range []string{
 		"### pmx-canvas node add\n", "| `-x`, `--x` | number |", "### pmx-canvas ax host report\n",
-		"| `--canvas` |  |  | the host can show the canvas |", "### pmx-canvas webview start\n",
+		"| `--canvas` |  |  | The host can show the canvas. |", "### pmx-canvas webview start\n",
 		"pmx-canvas batch --json '[", "### pmx-canvas completion bash\n", "(not available yet)",
 	} {
 		if !strings.Contains(doc, want) {

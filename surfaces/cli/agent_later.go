@@ -48,12 +48,15 @@ func later(use, short, example, capability string) *cobra.Command {
 	return cmd
 }
 
-// laterCommands are the top-level commands of this file.
-func laterCommands(_ *ioStreams) []*cobra.Command {
-	return []*cobra.Command{
-		newJSONRenderCommand(), newGraphCommand(), newHTMLCommand(), newWebArtifactCommand(),
-		newExternalAppCommand(), newDiagramCommand(), newCodeGraphCommand(), newCopilotCommand(),
-	}
+func init() {
+	handCommands = append(handCommands, func(agents *cobra.Command, _ *ioStreams) {
+		for _, c := range []*cobra.Command{
+			newJSONRenderCommand(), newGraphCommand(), newHTMLCommand(), newWebArtifactCommand(),
+			newExternalAppCommand(), newDiagramCommand(), newCodeGraphCommand(), newCopilotCommand(),
+		} {
+			under(agents, "", c)
+		}
+	})
 }
 
 func newJSONRenderCommand() *cobra.Command {
@@ -113,19 +116,30 @@ func newHTMLCommand() *cobra.Command {
 	return newGroup("html", "HTML surfaces", examples("pmx-canvas html primitive add --kind flowchart --data-file ./flow.json"), primitive)
 }
 
-// addWebArtifactFlags registers the web-artifact build flags (also on
-// node add for --type web-artifact).
+// webArtifactFlags are the web-artifact build flags (also on node add for
+// --type web-artifact).
+var webArtifactFlags = []string{"app-file", "app-tsx", "index-css-file", "index-css", "main-file", "main-tsx",
+	"index-html-file", "index-html", "project-path", "output-path", "init-script-path", "bundle-script-path",
+	"deps", "no-open-in-canvas", "include-logs", "verbose", "timeout-ms"}
+
 func addWebArtifactFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	for _, n := range []string{"app-file", "app-tsx", "index-css-file", "index-css", "main-file", "main-tsx", "index-html-file", "index-html",
-		"project-path", "output-path", "init-script-path", "bundle-script-path"} {
-		f.String(n, "", "web-artifact: "+n)
+	for _, n := range webArtifactFlags {
+		switch n {
+		case "deps":
+			f.String(n, "", "web-artifact: npm dependencies, CSV or a JSON array")
+		case "no-open-in-canvas":
+			f.Bool(n, false, "web-artifact: build without opening a node")
+		case "include-logs":
+			f.Bool(n, false, "web-artifact: include the build logs")
+		case "verbose":
+			f.Bool(n, false, "alias of --include-logs")
+		case "timeout-ms":
+			addNumber(cmd, n, "", "web-artifact: build timeout", "Use a positive number, e.g. --timeout-ms 600000", true, false)
+		default:
+			f.String(n, "", "web-artifact: "+n)
+		}
 	}
-	f.String("deps", "", "web-artifact: npm dependencies, CSV or a JSON array")
-	f.Bool("no-open-in-canvas", false, "web-artifact: build without opening a node")
-	f.Bool("include-logs", false, "web-artifact: include the build logs")
-	f.Bool("verbose", false, "alias of --include-logs")
-	addPositive(cmd, "timeout-ms", "web-artifact: build timeout", "Use a positive number, e.g. --timeout-ms 600000")
 }
 
 func newWebArtifactCommand() *cobra.Command {
@@ -150,7 +164,7 @@ func addExternalAppFlags(cmd *cobra.Command) {
 	f.String("elements-file", "", "file holding the Excalidraw elements")
 	f.String("initial-file", "", "alias of --elements-file")
 	addGeometryFlags(cmd, true)
-	addPositive(cmd, "timeout-ms", "app start timeout", "Use a positive number, e.g. --timeout-ms 30000")
+	addNumber(cmd, "timeout-ms", "", "app start timeout", "Use a positive number, e.g. --timeout-ms 30000", true, false)
 }
 
 func newExternalAppCommand() *cobra.Command {

@@ -11,217 +11,268 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newNodeCommand(s *ioStreams) *cobra.Command {
-	return newGroup("node", "Add, list, read, update and remove nodes",
-		examples(
-			`pmx-canvas node add --type markdown --title "Design Doc" --content "# Overview"`,
-			`pmx-canvas node list --type markdown --ids`,
-			`pmx-canvas node get node-abc123 --summary`,
-			`pmx-canvas node update node-abc123 --x -100 --y 40`,
-			`pmx-canvas node remove node-abc123`,
-		),
-		newNodeAddCommand(s), newNodeListCommand(s), newNodeGetCommand(s),
-		newNodeUpdateCommand(s), newNodeRemoveCommand(s), newNodeSchemaCommand(),
-	)
-}
-
-// addGeometryFlags registers --x/-x, --y/-y, --width and --height.
-func addGeometryFlags(cmd *cobra.Command, withHeight bool) {
-	addNumber(cmd, "x", "x", "x position (negative values work: --x -100)", "Use a finite number, e.g. --x 500", false, false)
-	addNumber(cmd, "y", "y", "y position", "Use a finite number, e.g. --y 300", false, false)
-	addPositive(cmd, "width", "width in pixels (> 0)", "Use a positive number, e.g. --width 840")
-	if withHeight {
-		addPositive(cmd, "height", "height in pixels (> 0)", "Use a positive number, e.g. --height 620")
-	}
-}
-
-// setGeometry copies the geometry flags into the input.
-func setGeometry(in map[string]any, cmd *cobra.Command) {
-	for _, k := range []string{"x", "y", "width", "height"} {
-		if cmd.Flags().Lookup(k) != nil {
-			setNum(in, k, cmd, k)
-		}
-	}
-}
-
-// traceFlags are the trace node's fields: flag name → input key.
-var traceFlags = [][2]string{
-	{"tool-name", "toolName"}, {"category", "category"}, {"status", "status"},
-	{"duration", "duration"}, {"result-summary", "resultSummary"}, {"error", "error"},
-}
-
-func addTraceFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
-	f.String("tool-name", "", "trace: tool name (also --toolName)")
-	f.String("category", "", "trace: category")
-	f.String("status", "", "trace: status")
-	f.String("duration", "", "trace: duration")
-	f.String("result-summary", "", "trace: result summary (also --resultSummary)")
-	f.String("error", "", "trace: error")
-}
-
-func setTrace(in map[string]any, cmd *cobra.Command) {
-	for _, t := range traceFlags {
-		setStr(in, t[1], cmd, t[0])
-	}
-}
-
-// addGraphFlags registers the chart flags (graph add, node add --type
-// graph, node update on graph nodes, validate spec --type graph).
-func addGraphFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
-	f.String("graph-type", "", "chart kind: line (default), bar, pie, area, scatter, radar, stacked-bar, composed, sparkline, dot-plot, bullet, slopegraph")
-	f.String("data-file", "", "file holding the data: a JSON array of objects")
-	f.String("data-json", "", "the data inline: a JSON array of objects")
-	f.String("data", "", "alias of --data-json")
-	for _, k := range []string{"x-key", "y-key", "z-key", "name-key", "value-key", "axis-key", "bar-key", "line-key"} {
-		f.String(k, "", "row key: "+strings.TrimSuffix(k, "-key"))
-	}
-	f.String("metrics", "", "radar series keys: CSV or a JSON array")
-	f.String("series", "", "stacked-bar segment keys: CSV or a JSON array")
-	f.String("aggregate", "", "combine repeated x values: sum, count or avg")
-	f.String("color", "", "colour of a single series")
-	f.String("bar-color", "", "composed charts: bar colour")
-	f.String("line-color", "", "composed charts: line colour")
-	f.String("show-legend", "", "true or false")
-	f.String("show-labels", "", "true or false")
-	addPositive(cmd, "chart-height", "chart content height", "Use a positive number, e.g. --chart-height 300")
-	addPositive(cmd, "node-height", "node frame height (also --nodeHeight)", "Use a positive number, e.g. --node-height 520")
-}
-
-// graphFlagGiven reports whether any chart flag was given.
-func graphFlagGiven(cmd *cobra.Command) bool {
-	for _, k := range []string{"graph-type", "data-file", "data-json", "data", "x-key", "y-key", "z-key", "name-key",
-		"value-key", "axis-key", "bar-key", "line-key", "metrics", "series", "aggregate", "bar-color", "line-color",
-		"show-legend", "show-labels", "chart-height"} {
-		if given(cmd, k) {
-			return true
-		}
-	}
-	return false
-}
-
-// addSpecFlags registers the json-render spec flags.
-func addSpecFlags(cmd *cobra.Command) {
-	cmd.Flags().String("spec-file", "", "json-render: file holding the spec")
-	cmd.Flags().String("spec-json", "", "json-render: the spec inline")
-}
-
-// ---- node add ----
-
-func newNodeAddCommand(s *ioStreams) *cobra.Command {
-	cmd := leaf("add", "Add a node to the canvas",
-		examples(
-			`pmx-canvas node add --type markdown --title "Design Doc" --content "# Overview"`,
-			`pmx-canvas node add --type status --title "Build" --content "passing"`,
-			`pmx-canvas node add --type file --content "src/index.ts"`,
-			`pmx-canvas node add --type webpage --url "https://example.com/docs"`,
-			`pmx-canvas node add --type markdown --title "Note" --x -100 --y 200`,
-			`pmx-canvas node add --type html --title "Panel" --html "<h1>Hi</h1>" --summary "Greeting"`,
-			`cat design.md | pmx-canvas node add --type markdown --title "Design" --stdin`,
-		),
-		func(cmd *cobra.Command, _ []string) error { return runNodeAdd(cmd, s) })
-	cmd.Long = `Add a node. --type defaults to markdown; the server knows markdown, status,
+func init() {
+	handCommands = append(handCommands, func(agents *cobra.Command, s *ioStreams) {
+		under(agents, "node", newNodeListCommand(s))
+		under(agents, "node", newNodeSchemaCommand())
+	})
+	setUX(map[string]*commandUX{
+		"node.add": {
+			short: "Add a node to the canvas",
+			long: `Add a node. --type defaults to markdown; the server knows markdown, status,
 context, ledger, trace, file, image, webpage, html and group nodes.
 
 Content goes to --content (webpage: --url; image: --path; html: --html or
 --content), or is read whole from stdin with --stdin. The node is placed at
-(--x, --y) when both are given, else auto-placed.
+(--x, --y) when both are given, else auto-placed. --data (or --data-json,
+--data-file) is extra node data, a JSON object; groups take --child-ids,
+--child-layout and --color.
 
 json-render, graph, web-artifact and html-primitive nodes are not available in
-this build yet; mcp-app nodes are created by their app commands.`
-	f := cmd.Flags()
-	f.String("type", "markdown", "node type")
-	f.String("title", "", "title")
-	f.String("content", "", "content (markdown text, status text, file path, ...)")
-	f.String("url", "", "webpage: the address to show")
-	f.String("path", "", "image: path of the image (when --content is absent)")
-	f.String("html", "", "html: the HTML document (or a .html path the server reads)")
-	f.String("summary", "", "html: summary for agents and search")
-	f.String("agent-summary", "", "html: agent summary (also --agentSummary)")
-	f.String("description", "", "html: description")
-	f.String("presentation", "", "html: true to mark the node as a presentation")
-	f.String("slide-title", "", "html: one slide title")
-	f.String("embedded-node-id", "", "html: one embedded node id")
-	f.String("primitive", "", "html: build an HTML primitive of this kind (not available yet)")
-	f.String("kind", "", "alias of --primitive")
-	addGeometryFlags(cmd, true)
-	f.Bool("strict-size", false, "keep the given size; overflowing content scrolls")
-	f.Bool("scroll-overflow", false, "alias of --strict-size")
-	f.Bool("stdin", false, "read the content (webpage: url, html: html) from stdin, untrimmed")
-	addTraceFlags(cmd)
-	addSpecFlags(cmd)
-	addGraphFlags(cmd)
-	addWebArtifactFlags(cmd)
-	completeValues(cmd, "type", "markdown", "status", "context", "ledger", "trace", "file", "image", "webpage", "html", "group")
-	return cmd
+this build yet (their flags are refused on other types); mcp-app nodes are
+created by their app commands.`,
+			example: []string{
+				`pmx-canvas node add --type markdown --title "Design Doc" --content "# Overview"`,
+				`pmx-canvas node add --type status --title "Build" --content "passing"`,
+				`pmx-canvas node add --type file --content "src/index.ts"`,
+				`pmx-canvas node add --type webpage --url "https://example.com/docs"`,
+				`pmx-canvas node add --type markdown --title "Note" --x -100 --y 200`,
+				`pmx-canvas node add --type html --title "Panel" --html "<h1>Hi</h1>" --summary "Greeting"`,
+				`pmx-canvas node add --type group --title "Frame" --color "#f00" --data '{"k":1}'`,
+				`cat design.md | pmx-canvas node add --type markdown --title "Design" --stdin`,
+			},
+			flags: withGeometry(map[string]flagUX{
+				"type":            {def: "markdown"},
+				"strictSize":      {also: []string{"scroll-overflow"}},
+				"presentation":    {word: true},
+				"slideTitles":     {each: true},
+				"embeddedNodeIds": {each: true},
+				"data":            {also: []string{"data-json"}},
+			}),
+			extra: func(cmd *cobra.Command) {
+				cmd.Flags().Bool("stdin", false, "read the content (webpage: url, html: html) from stdin, untrimmed")
+				addSpecFlags(cmd)
+				addGraphFlags(cmd)
+				addWebArtifactFlags(cmd)
+			},
+			prepare: prepareNodeAdd,
+		},
+		"node.get": {
+			short: "Get a node by ID",
+			example: []string{
+				"pmx-canvas node get node-abc123",
+				"pmx-canvas node get node-abc123 --summary",
+				"pmx-canvas node get node-abc123 --field title --field data.content --fields size,position",
+			},
+			args: []argUX{{name: "node-id"}},
+			extra: func(cmd *cobra.Command) {
+				f := cmd.Flags()
+				f.Bool("summary", false, "print a summary")
+				f.Bool("compact", false, "alias of --summary")
+				f.StringArray("field", nil, "print only this field (a top-level key, a data key, or a dotted path); repeatable")
+				f.String("fields", "", "comma-separated fields to print")
+			},
+			print:         printNodeGet,
+			completeNodes: true,
+		},
+		"node.update": {
+			short: "Update a node by ID",
+			example: []string{
+				`pmx-canvas node update <node-id> --title "New Title"`,
+				`pmx-canvas node update <node-id> --content "Updated content"`,
+				`pmx-canvas node update <node-id> --title "Moved" --x -500 --y 300`,
+				`pmx-canvas node update <node-id> --width 840 --height 620`,
+				`pmx-canvas node update <node-id> --pinned true --dock-position left`,
+				`pmx-canvas node update <node-id> --lock-arrange`,
+			},
+			hint: `pmx-canvas node update <node-id> --title "New Title"`,
+			args: []argUX{{name: "node-id"}},
+			flags: withGeometry(map[string]flagUX{
+				"pinned":       {word: true},
+				"dockPosition": {usage: `left, right, or none/null/"" to undock`},
+				"data":         {also: []string{"data-json"}},
+			}),
+			extra: func(cmd *cobra.Command) {
+				f := cmd.Flags()
+				f.Bool("stdin", false, "read the new content from stdin")
+				f.Bool("lock-arrange", false, "keep the node in place when arranging")
+				f.Bool("unlock-arrange", false, "let arrange move the node again")
+				completeValues(cmd, "dock-position", "left", "right", "none")
+				addSpecFlags(cmd)
+				addGraphFlags(cmd)
+			},
+			prepare:       prepareNodeUpdate,
+			completeNodes: true,
+		},
+		"node.remove": {
+			short:         "Remove a node from the canvas",
+			example:       []string{"pmx-canvas node remove node-abc123"},
+			args:          []argUX{{name: "node-id"}},
+			completeNodes: true,
+		},
+	})
 }
 
-func runNodeAdd(cmd *cobra.Command, s *ioStreams) error {
-	typ := "markdown"
-	if t := str(cmd, "type"); t != nil {
-		typ = *t
+// geometryUX are the reference's geometry flags: --x/-x, --y/-y (finite),
+// --width, --height (> 0); --node-height is --height's alias.
+var geometryUX = map[string]flagUX{
+	"x":      {short: "x", eg: "500"},
+	"y":      {short: "y", eg: "300"},
+	"width":  {positive: true, eg: "840"},
+	"height": {positive: true, eg: "620", also: []string{"node-height"}},
+}
+
+// withGeometry adds the geometry flags to a command's flag UX.
+func withGeometry(m map[string]flagUX) map[string]flagUX {
+	for k, v := range geometryUX {
+		m[k] = v
 	}
+	return m
+}
+
+// addGeometryFlags registers the geometry flags on a command that has no
+// fields for them (the commands that are not available yet).
+func addGeometryFlags(cmd *cobra.Command, withHeight bool) {
+	for _, name := range []string{"x", "y", "width", "height"} {
+		if name == "height" && !withHeight {
+			continue
+		}
+		fx := geometryUX[name]
+		addNumber(cmd, name, fx.short, name, fx.badHint(name), fx.positive, false)
+	}
+}
+
+// addString registers a string flag unless the command already has one of
+// that name (a field's flag).
+func addString(cmd *cobra.Command, name, usage string) {
+	if cmd.Flags().Lookup(name) == nil {
+		cmd.Flags().String(name, "", usage)
+	}
+}
+
+// chartFlags are the chart flags of the reference (graph add, node add
+// --type graph, node update on graph nodes, validate spec --type graph)
+// besides the data and height flags, which are fields on node add/update.
+var chartFlags = []string{"graph-type", "x-key", "y-key", "z-key", "name-key", "value-key", "axis-key", "bar-key", "line-key",
+	"metrics", "series", "aggregate", "color", "bar-color", "line-color", "show-legend", "show-labels", "chart-height"}
+
+// addGraphFlags registers the chart flags that are not the command's fields.
+func addGraphFlags(cmd *cobra.Command) {
+	usage := map[string]string{
+		"graph-type": "chart kind: line (default), bar, pie, area, scatter, radar, stacked-bar, composed, sparkline, dot-plot, bullet, slopegraph",
+		"metrics":    "radar series keys: CSV or a JSON array", "series": "stacked-bar segment keys: CSV or a JSON array",
+		"aggregate": "combine repeated x values: sum, count or avg", "color": "colour of a single series",
+		"bar-color": "composed charts: bar colour", "line-color": "composed charts: line colour",
+		"show-legend": "true or false", "show-labels": "true or false",
+	}
+	for _, k := range chartFlags {
+		if k == "chart-height" {
+			if cmd.Flags().Lookup(k) == nil {
+				addNumber(cmd, k, "", "chart content height", "Use a positive number, e.g. --chart-height 300", true, false)
+			}
+			continue
+		}
+		u := usage[k]
+		if u == "" {
+			u = "row key: " + strings.TrimSuffix(k, "-key")
+		}
+		addString(cmd, k, u)
+	}
+	addString(cmd, "data-file", "file holding the data (a JSON value)")
+	addString(cmd, "data-json", "the data inline")
+	addString(cmd, "data", "alias of --data-json")
+	if cmd.Flags().Lookup("node-height") == nil {
+		addNumber(cmd, "node-height", "", "node frame height (also --nodeHeight)", "Use a positive number, e.g. --node-height 520", true, false)
+	}
+}
+
+// addSpecFlags registers the json-render spec flags.
+func addSpecFlags(cmd *cobra.Command) {
+	addString(cmd, "spec-file", "json-render: file holding the spec")
+	addString(cmd, "spec-json", "json-render: the spec inline")
+}
+
+// strayFlag names a flag given that belongs to another node type (no
+// field takes it), with that type.
+func strayFlag(cmd *cobra.Command) (flag, typ string) {
+	for _, t := range []struct {
+		typ   string
+		flags []string
+	}{{"graph", chartFlags}, {"json-render", []string{"spec-file", "spec-json"}}, {"web-artifact", webArtifactFlags}} {
+		for _, n := range t.flags {
+			if f := cmd.Flags().Lookup(n); f != nil && f.Changed && f.Annotations[fieldAnnotation] == nil {
+				return n, t.typ
+			}
+		}
+	}
+	return "", ""
+}
+
+// prepareNodeAdd applies the reference's routing by type: types this build
+// cannot make fail, an image's --path is its content, an html node's
+// --content is its html, --stdin fills the type's main field.
+func prepareNodeAdd(c *opCall) error {
+	typ, _ := c.in["type"].(string)
 	switch {
-	case typ == "json-render", typ == "graph", typ == "web-artifact", typ == "html-primitive":
+	case laterOf[typ] != "":
 		return notAvailable("node add --type "+typ, laterOf[typ])
-	case typ == "html" && (given(cmd, "primitive") || given(cmd, "kind")):
+	case typ == "html" && (c.in["primitive"] != nil || c.in["kind"] != nil):
 		return notAvailable("node add --type html --primitive", laterPrimitives)
 	case typ == "mcp-app":
 		return die(`Use: pmx-canvas web-artifact build --title "Dashboard" --app-file ./App.tsx, or pmx-canvas external-app add --kind excalidraw --title "Diagram"`,
 			"mcp-app nodes require tool-backed app metadata and cannot be created with generic node add.")
 	}
-	in := map[string]any{"type": typ}
-	setStr(in, "title", cmd, "title")
-	content := str(cmd, "content")
+	if flag, owner := strayFlag(c.cmd); flag != "" {
+		return die(fmt.Sprintf("Drop --%s: %s nodes are not available in this build yet.", flag, owner),
+			"--%s applies only to --type %s", flag, owner)
+	}
 	switch {
-	case typ == "webpage" && str(cmd, "url") != nil:
-		in["url"] = *str(cmd, "url")
-	case typ == "image" && content == nil && str(cmd, "path") != nil:
-		in["content"] = *str(cmd, "path")
-	case typ == "html" && str(cmd, "html", "content") != nil:
-		in["html"] = *str(cmd, "html", "content")
-	case content != nil:
-		in["content"] = *content
+	case typ == "image" && c.in["content"] == nil && c.in["path"] != nil:
+		c.in["content"] = c.in["path"]
+		delete(c.in, "path")
+	case typ == "html" && c.in["html"] == nil && c.in["content"] != nil:
+		c.in["html"] = c.in["content"]
+		delete(c.in, "content")
 	}
-	if typ == "html" {
-		setStr(in, "summary", cmd, "summary")
-		setStr(in, "agentSummary", cmd, "agent-summary")
-		setStr(in, "description", cmd, "description")
-		p, err := boolWord(cmd, "presentation")
-		if err != nil {
-			return err
-		}
-		if p != nil && *p {
-			in["presentation"] = true
-		}
-		if v := str(cmd, "slide-title"); v != nil {
-			in["slideTitles"] = []string{*v}
-		}
-		if v := str(cmd, "embedded-node-id"); v != nil {
-			in["embeddedNodeIds"] = []string{*v}
-		}
+	if err := dataFile(c); err != nil {
+		return err
 	}
-	setGeometry(in, cmd)
-	if flagBool(cmd, "strict-size") || flagBool(cmd, "scroll-overflow") {
-		in["strictSize"] = true
+	main := map[string]string{"webpage": "url", "html": "html"}[typ]
+	if main == "" {
+		main = "content"
 	}
-	setTrace(in, cmd)
-	if flagBool(cmd, "stdin") {
-		text, err := readAll(s.In)
-		if err != nil {
-			return err
-		}
-		switch typ {
-		case "webpage":
-			in["url"] = text
-		case "html":
-			in["html"] = text
-		default:
-			in["content"] = text
-		}
+	return stdinInto(c, main)
+}
+
+// dataFile reads --data-file (JSON) into the data field.
+func dataFile(c *opCall) error {
+	path := str(c.cmd, "data-file")
+	if path == nil {
+		return nil
 	}
-	return runOp(cmd, s, "node.add", in)
+	text, err := readFile("data-file", *path, c.b.hint())
+	if err != nil {
+		return err
+	}
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		return die(c.b.hint(), "Invalid --data-file JSON: %v", err)
+	}
+	c.in["data"] = v
+	return nil
+}
+
+// stdinInto reads stdin whole, untrimmed, into a field when --stdin is given.
+func stdinInto(c *opCall, field string) error {
+	if !c.flag("stdin") {
+		return nil
+	}
+	text, err := readAll(c.s.In)
+	if err != nil {
+		return err
+	}
+	c.in[field] = text
+	return nil
 }
 
 // ---- node list ----
@@ -369,66 +420,44 @@ func truncateText(s string, max int) string {
 
 // ---- node get ----
 
-func newNodeGetCommand(s *ioStreams) *cobra.Command {
-	cmd := leaf("get <node-id>", "Get a node by ID",
-		examples(
-			"pmx-canvas node get node-abc123",
-			"pmx-canvas node get node-abc123 --summary",
-			"pmx-canvas node get node-abc123 --field title --field data.content --fields size,position",
-		),
-		func(cmd *cobra.Command, args []string) error {
-			id, err := firstArg(args, "Missing node ID", "pmx-canvas node get <node-id>")
-			if err != nil {
-				return err
-			}
-			body, err := invokeOK(cmd, "node.get", map[string]any{"id": id})
-			if err != nil {
-				return err
-			}
-			fields, _ := cmd.Flags().GetStringArray("field")
-			if all := str(cmd, "fields"); all != nil {
-				fields = append(fields, csv(*all)...)
-			}
-			fields = dedupe(fields)
-			if len(fields) > 0 {
-				var node map[string]any
-				_ = json.Unmarshal(body, &node)
-				picked := ordered{}
-				var missing []string
-				for _, f := range fields {
-					v, ok := nodeField(node, f)
-					if !ok {
-						missing = append(missing, f)
-						continue
-					}
-					picked.set(f, v)
-				}
-				if len(missing) > 0 {
-					plural := ""
-					if len(missing) > 1 {
-						plural = "s"
-					}
-					return die("Available fields: "+strings.Join(nodeFieldNames(node), ", "),
-						"Unknown node field%s: %s", plural, strings.Join(missing, ", "))
-				}
-				nodeID := any(id)
-				if v, ok := node["id"]; ok {
-					nodeID = v
-				}
-				return output(s.Out, ordered{{"id", nodeID}, {"fields", picked}})
-			}
-			if flagBool(cmd, "summary") || flagBool(cmd, "compact") {
-				return output(s.Out, summarizeNode(body))
-			}
-			return output(s.Out, body)
-		})
-	f := cmd.Flags()
-	f.Bool("summary", false, "print a summary")
-	f.Bool("compact", false, "alias of --summary")
-	f.StringArray("field", nil, "print only this field (a top-level key, a data key, or a dotted path); repeatable")
-	f.String("fields", "", "comma-separated fields to print")
-	cmd.ValidArgsFunction = completeNodeIDs
-	return cmd
+// printNodeGet prints the node, its summary, or the fields asked for.
+func printNodeGet(c *opCall, body json.RawMessage) error {
+	fields, _ := c.cmd.Flags().GetStringArray("field")
+	if all := str(c.cmd, "fields"); all != nil {
+		fields = append(fields, csv(*all)...)
+	}
+	fields = dedupe(fields)
+	if len(fields) == 0 {
+		if c.flag("summary") || c.flag("compact") {
+			return c.show(summarizeNode(body))
+		}
+		return c.show(body)
+	}
+	var node map[string]any
+	_ = json.Unmarshal(body, &node)
+	picked := ordered{}
+	var missing []string
+	for _, f := range fields {
+		v, ok := nodeField(node, f)
+		if !ok {
+			missing = append(missing, f)
+			continue
+		}
+		picked.set(f, v)
+	}
+	if len(missing) > 0 {
+		plural := ""
+		if len(missing) > 1 {
+			plural = "s"
+		}
+		return die("Available fields: "+strings.Join(nodeFieldNames(node), ", "),
+			"Unknown node field%s: %s", plural, strings.Join(missing, ", "))
+	}
+	nodeID := c.in["id"]
+	if v, ok := node["id"]; ok {
+		nodeID = v
+	}
+	return c.show(ordered{{"id", nodeID}, {"fields", picked}})
 }
 
 func dedupe(list []string) []string {
@@ -516,116 +545,45 @@ func nodeFieldNames(node map[string]any) []string {
 
 const nodeUpdateHint = "Use --title, --content, --x, --y, --width, --height, --strict-size, --pinned, --dock-position, trace fields, --lock-arrange, --unlock-arrange, or --stdin"
 
-func newNodeUpdateCommand(s *ioStreams) *cobra.Command {
-	cmd := leaf("update <node-id>", "Update a node by ID",
-		examples(
-			`pmx-canvas node update <node-id> --title "New Title"`,
-			`pmx-canvas node update <node-id> --content "Updated content"`,
-			`pmx-canvas node update <node-id> --title "Moved" --x -500 --y 300`,
-			`pmx-canvas node update <node-id> --width 840 --height 620`,
-			`pmx-canvas node update <node-id> --pinned true --dock-position left`,
-			`pmx-canvas node update <node-id> --lock-arrange`,
-		),
-		func(cmd *cobra.Command, args []string) error { return runNodeUpdate(cmd, s, args) })
-	f := cmd.Flags()
-	f.String("title", "", "new title")
-	f.String("content", "", "new content")
-	f.Bool("stdin", false, "read the new content from stdin")
-	addGeometryFlags(cmd, true)
-	f.String("pinned", "", "true or false")
-	f.String("dock-position", "", `left, right, or none/null/"" to undock`)
-	f.Bool("lock-arrange", false, "keep the node in place when arranging")
-	f.Bool("unlock-arrange", false, "let arrange move the node again")
-	f.Bool("strict-size", false, "keep the size; overflowing content scrolls")
-	addTraceFlags(cmd)
-	addSpecFlags(cmd)
-	addGraphFlags(cmd)
-	completeValues(cmd, "pinned", "true", "false")
-	completeValues(cmd, "dock-position", "left", "right", "none")
-	cmd.ValidArgsFunction = completeNodeIDs
-	return cmd
-}
-
-func runNodeUpdate(cmd *cobra.Command, s *ioStreams, args []string) error {
-	id, err := firstArg(args, "Missing node ID", `pmx-canvas node update <node-id> --title "New Title"`)
-	if err != nil {
-		return err
-	}
-	if given(cmd, "spec-file") || given(cmd, "spec-json") {
+// prepareNodeUpdate applies the reference's rules: spec and chart flags
+// wait for rich content, --dock-position none|null|"" undocks,
+// --lock-arrange/--unlock-arrange set arrangeLocked, and a patch must
+// change something.
+func prepareNodeUpdate(c *opCall) error {
+	if c.given("spec-file") || c.given("spec-json") || c.given("spec") {
 		return notAvailable("node update --spec-json", laterRichContent)
 	}
-	if graphFlagGiven(cmd) {
-		return notAvailable("node update (graph flags)", laterRichContent)
-	}
-	in := map[string]any{}
-	setStr(in, "title", cmd, "title")
-	setStr(in, "content", cmd, "content")
-	if flagBool(cmd, "stdin") {
-		text, err := readAll(s.In)
-		if err != nil {
-			return err
+	for _, k := range chartFlags {
+		if c.given(k) {
+			return notAvailable("node update (graph flags)", laterRichContent)
 		}
-		in["content"] = text
 	}
-	if given(cmd, "height") && given(cmd, "node-height") {
-		return die("--node-height is an alias of --height: keep one.", "Use either --height/--node-height, not both.")
-	}
-	setNum(in, "x", cmd, "x")
-	setNum(in, "y", cmd, "y")
-	setNum(in, "width", cmd, "width")
-	setNum(in, "height", cmd, "height")
-	setNum(in, "height", cmd, "node-height")
-	pinned, err := boolWord(cmd, "pinned")
-	if err != nil {
+	if err := stdinInto(c, "content"); err != nil {
 		return err
 	}
-	if pinned != nil {
-		in["pinned"] = *pinned
-	}
-	if f := cmd.Flags().Lookup("dock-position"); f.Changed {
+	if f := c.cmd.Flags().Lookup("dock-position"); f.Changed {
 		switch v := f.Value.String(); v {
 		case "left", "right":
-			in["dockPosition"] = v
 		case "none", "null", "":
-			in["dockPosition"] = nil
+			c.in["dockPosition"] = nil
 		default:
 			return die(`Use --dock-position left, right, or none`, "Invalid value for --dock-position: %s", v)
 		}
 	}
-	lock, unlock := flagBool(cmd, "lock-arrange"), flagBool(cmd, "unlock-arrange")
+	lock, unlock := c.flag("lock-arrange"), c.flag("unlock-arrange")
 	switch {
 	case lock && unlock:
 		return die("Keep the one you mean: --lock-arrange or --unlock-arrange.", "Use either --lock-arrange or --unlock-arrange, not both.")
-	case lock:
-		in["arrangeLocked"] = true
-	case unlock:
-		in["arrangeLocked"] = false
+	case lock || unlock:
+		c.in["arrangeLocked"] = lock
 	}
-	if flagBool(cmd, "strict-size") {
-		in["strictSize"] = true
+	if err := dataFile(c); err != nil {
+		return err
 	}
-	setTrace(in, cmd)
-	if len(in) == 0 {
+	if len(c.in) == 1 { // the id alone
 		return die(nodeUpdateHint, "No updates specified")
 	}
-	in["id"] = id
-	return runOp(cmd, s, "node.update", in)
-}
-
-// ---- node remove ----
-
-func newNodeRemoveCommand(s *ioStreams) *cobra.Command {
-	cmd := leaf("remove <node-id>", "Remove a node from the canvas",
-		examples("pmx-canvas node remove node-abc123"),
-		func(cmd *cobra.Command, args []string) error {
-			id, err := firstArg(args, "Missing node ID", "pmx-canvas node remove <node-id>")
-			if err != nil {
-				return err
-			}
-			return runOp(cmd, s, "node.remove", map[string]any{"id": id})
-		})
-	cmd.ValidArgsFunction = completeNodeIDs
-	return cmd
+	return nil
 }
 
 // ---- node schema ----

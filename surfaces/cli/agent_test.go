@@ -201,6 +201,17 @@ func TestRequestsCarryTheReferenceBodies(t *testing.T) {
 			`POST /api/canvas/ax/policy?canvas=main cli {"prompt":{"systemAppend":"Ask"},"source":"cli","tools":{"excluded":["a","b"]}}`},
 		{[]string{"fit", "n1", "--max-scale", "2"},
 			`POST /api/canvas/fit?canvas=main cli {"maxScale":2,"nodeIds":["n1"]}`},
+		// Issue 13's drift: these flags were accepted and dropped.
+		{[]string{"node", "add", "--type", "group", "--color", "#f00", "--data", `{"k":1}`},
+			`POST /api/canvas/node?canvas=main cli {"color":"#f00","data":{"k":1},"type":"group"}`},
+		{[]string{"node", "add", "--title", "T", "--data-json", `{"k":2}`, "--presentation", "false", "--summary", "S"},
+			`POST /api/canvas/node?canvas=main cli {"data":{"k":2},"presentation":false,"summary":"S","title":"T","type":"markdown"}`},
+		{[]string{"node", "update", "n1", "--data", `{"k":3}`, "--collapsed"},
+			`PATCH /api/canvas/node/n1?canvas=main cli {"collapsed":true,"data":{"k":3}}`},
+		{[]string{"edge", "add", "--from", "a", "--to", "b", "--animated=false"},
+			`POST /api/canvas/edge?canvas=main cli {"animated":false,"from":"a","to":"b","type":"flow"}`},
+		{[]string{"theme", "set", "--theme", "light"},
+			`POST /api/canvas/theme?canvas=main cli {"theme":"light"}`},
 	}
 	for _, c := range cases {
 		got, run := fakeServer(t, `{"ok":true}`)
@@ -250,5 +261,35 @@ func TestValidateExitsTwoAfterTheReport(t *testing.T) {
 	if code != 2 || !strings.Contains(out, `"ok": false`) ||
 		!strings.Contains(errOut, `"error":"validate: the layout has problems: 1 collisions, 2 missingEdgeEndpoints"`) {
 		t.Fatalf("code %d out %q err %q", code, out, errOut)
+	}
+}
+
+// TestRefusedFlagsSendNothing checks the client-side refusals (issue 13: a
+// flag is never accepted and then dropped) fail before any request, with
+// exit 1 and an error naming the flag.
+func TestRefusedFlagsSendNothing(t *testing.T) {
+	got, run := fakeServer(t, `{"ok":true}`)
+	for args, want := range map[string]string{
+		"node add --data not-json":                  "Invalid --data JSON: invalid character 'o' in literal null (expecting 'u')",
+		"node add --x ten":                          "Invalid value for --x: ten",
+		"node add --graph-type bar":                 "--graph-type applies only to --type graph",
+		"node add --spec-json {}":                   "--spec-json applies only to --type json-render",
+		"node add --app-file App.tsx":               "--app-file applies only to --type web-artifact",
+		"node add --height 1 --node-height 2":       "Use either --height/--node-height, not both.",
+		"node update n1 --color red":                "node update (graph flags): not available yet",
+		"search design doc":                         "Unexpected argument: doc",
+		"snapshot list --query a --q b":             "Use either --query/--q, not both.",
+		"ax elicitation respond e1 --response {bad": "Invalid --response JSON: invalid character 'b' looking for beginning of object key string",
+		"viewport set --scale big":                  "Invalid value for --scale: big",
+	} {
+		_, errOut, code := run(strings.Fields(args)...)
+		var e struct{ Error string }
+		_ = json.Unmarshal([]byte(errOut), &e)
+		if code != 1 || e.Error != want {
+			t.Errorf("%s: code %d, error %q; want %q", args, code, e.Error, want)
+		}
+	}
+	if len(*got) != 0 {
+		t.Errorf("refused commands called the server: %v", *got)
 	}
 }

@@ -19,6 +19,100 @@ import (
 	"github.com/spf13/cobra"
 )
 
+func init() {
+	handCommands = append(handCommands, func(agents *cobra.Command, s *ioStreams) {
+		under(agents, "", newOpenCommand(s))
+		under(agents, "", newStatusCommand(s))
+	})
+	setUX(map[string]*commandUX{
+		"search": {
+			short:   "Search nodes by title or content",
+			example: []string{`pmx-canvas search "design doc"`, `pmx-canvas search --query "TODO" --limit 5`},
+			hint:    `pmx-canvas search "query"`,
+			args:    []argUX{{name: "query", missing: "Missing search query", flag: "query"}},
+			flags:   map[string]flagUX{"limit": {positive: true, integer: true, eg: "10"}},
+		},
+		"layout.get": {
+			short:   "Get the full canvas layout (nodes, edges, viewport)",
+			example: []string{"pmx-canvas layout", "pmx-canvas layout --summary"},
+			extra: func(cmd *cobra.Command) {
+				cmd.Flags().Bool("summary", false, "counts, node kinds, pinned titles and the viewport instead")
+				cmd.Flags().Bool("compact", false, "alias of --summary")
+			},
+			prepare: func(c *opCall) error {
+				if c.flag("summary") || c.flag("compact") {
+					c.op = "summary.get"
+				}
+				return nil
+			},
+		},
+		"arrange": {
+			short:   "Auto-arrange nodes on the canvas",
+			example: []string{"pmx-canvas arrange", "pmx-canvas arrange --layout column", "pmx-canvas arrange --layout flow"},
+		},
+		"node.focus": {
+			short:         "Pan the viewport to center on a node",
+			example:       []string{"pmx-canvas focus <node-id>", "pmx-canvas focus <node-id> --no-pan"},
+			args:          []argUX{{name: "node-id"}},
+			completeNodes: true,
+		},
+		"view.fit": {
+			short:   "Fit the viewport to all nodes or to the given ones",
+			example: []string{"pmx-canvas fit", "pmx-canvas fit node-a node-b --padding 80", "pmx-canvas fit --width 1920 --height 1080 --max-scale 1.5"},
+			args:    []argUX{{name: "node-ids", optional: true}},
+			flags: map[string]flagUX{
+				"width": {positive: true, eg: "1440"}, "height": {positive: true, eg: "900"},
+				"padding": {eg: "60"}, "maxScale": {positive: true, eg: "1"},
+			},
+		},
+		"validate.get": {
+			short:   "Validate the current layout for collisions and missing edge endpoints",
+			example: []string{"pmx-canvas validate", `pmx-canvas validate || echo "layout has problems (exit $?)"`},
+			long: `Check the layout: overlapping nodes, members outside their group frame and
+edges whose endpoints are gone. The report is printed either way; the exit code
+is 0 when the layout is clean and 2 when it has problems (the reference exited
+0 in both cases).`,
+			extra: func(cmd *cobra.Command) { cmd.AddCommand(newValidateSpecCommand()) },
+			print: printValidate,
+		},
+		"spatial.get": {
+			short:   "Spatial analysis: clusters, reading order, neighborhoods",
+			example: []string{"pmx-canvas spatial"},
+		},
+		"canvas.clear": {
+			short:   "Remove all nodes and edges from the canvas",
+			long:    "Remove every node, edge, annotation and pin (undoable with pmx-canvas undo).",
+			example: []string{"pmx-canvas clear --dry-run", "pmx-canvas clear --yes"},
+			extra: func(cmd *cobra.Command) {
+				cmd.Flags().Bool("yes", false, "really clear")
+				cmd.Flags().Bool("dry-run", false, "say what would be removed")
+			},
+			run: runClear,
+		},
+		"canvas.export": {
+			short:   "Export the canvas as a JSON Canvas 1.0 document",
+			long:    "Export the canvas as a JSON Canvas 1.0 document (https://jsoncanvas.org): printed, or written to --output.",
+			example: []string{"pmx-canvas export > board.canvas", "pmx-canvas export --output board.canvas"},
+			extra: func(cmd *cobra.Command) {
+				cmd.Flags().String("output", "", "write the document to this file and print a summary")
+			},
+			print: printExport,
+		},
+		"canvas.import": {
+			short: "Import a JSON Canvas 1.0 document",
+			long: `Import a JSON Canvas 1.0 document: text nodes become markdown, file nodes
+files, link nodes webpages, groups groups. One undoable step. --replace clears
+the canvas first. Progress goes to stderr when it is a terminal.`,
+			example: []string{"pmx-canvas import --file board.canvas", "pmx-canvas import --file board.canvas --replace", "cat board.canvas | pmx-canvas import --stdin"},
+			extra: func(cmd *cobra.Command) {
+				cmd.Flags().String("file", "", "the document")
+				cmd.Flags().Bool("stdin", false, "read the document from stdin")
+			},
+			run: runImport,
+		},
+	})
+}
+
 func newOpenCommand(s *ioStreams) *cobra.Command {
 	return leaf("open", "Open the current workbench in the browser",
 		examples("pmx-canvas open", "pmx-canvas open --port 4400"),
@@ -111,42 +205,6 @@ func truncateLine(s string, n int) string {
 	return s
 }
 
-func newSearchCommand(s *ioStreams) *cobra.Command {
-	cmd := leaf("search <query>", "Search nodes by title or content",
-		examples(`pmx-canvas search "design doc"`, `pmx-canvas search --query "TODO" --limit 5`),
-		func(cmd *cobra.Command, args []string) error {
-			q := ""
-			if len(args) > 0 {
-				q = args[0]
-			} else if v := str(cmd, "query"); v != nil {
-				q = *v
-			}
-			if q == "" {
-				return die(`pmx-canvas search "query"`, "Missing search query")
-			}
-			in := map[string]any{"q": q}
-			setNum(in, "limit", cmd, "limit")
-			return runOp(cmd, s, "search", in)
-		})
-	cmd.Flags().String("query", "", "the query (instead of the argument)")
-	addCount(cmd, "limit", "at most this many results", "Use a positive integer, e.g. --limit 10")
-	return cmd
-}
-
-func newLayoutCommand(s *ioStreams) *cobra.Command {
-	cmd := leaf("layout", "Get the full canvas layout (nodes, edges, viewport)",
-		examples("pmx-canvas layout", "pmx-canvas layout --summary"),
-		func(cmd *cobra.Command, _ []string) error {
-			if flagBool(cmd, "summary") || flagBool(cmd, "compact") {
-				return runOp(cmd, s, "summary.get", nil)
-			}
-			return runOp(cmd, s, "layout.get", nil)
-		})
-	cmd.Flags().Bool("summary", false, "counts, node kinds, pinned titles and the viewport instead")
-	cmd.Flags().Bool("compact", false, "alias of --summary")
-	return cmd
-}
-
 func newStatusCommand(s *ioStreams) *cobra.Command {
 	return leaf("status", "Quick canvas summary", examples("pmx-canvas status"),
 		func(cmd *cobra.Command, _ []string) error {
@@ -193,91 +251,30 @@ func isString(v any) bool {
 	return ok
 }
 
-func newArrangeCommand(s *ioStreams) *cobra.Command {
-	cmd := leaf("arrange", "Auto-arrange nodes on the canvas",
-		examples("pmx-canvas arrange", "pmx-canvas arrange --layout column", "pmx-canvas arrange --layout flow"),
-		func(cmd *cobra.Command, _ []string) error {
-			in := map[string]any{}
-			setStr(in, "layout", cmd, "layout")
-			return runOp(cmd, s, "arrange", in)
-		})
-	cmd.Flags().String("layout", "", "grid (default), column or flow")
-	completeValues(cmd, "layout", "grid", "column", "flow")
-	return cmd
+// printValidate prints the report; a layout with problems exits 2 after it.
+func printValidate(c *opCall, body json.RawMessage) error {
+	if err := c.show(body); err != nil {
+		return err
+	}
+	var res struct {
+		OK      bool           `json:"ok"`
+		Summary map[string]int `json:"summary"`
+	}
+	_ = json.Unmarshal(body, &res)
+	if res.OK {
+		return nil
+	}
+	var parts []string
+	for _, k := range []string{"collisions", "containmentViolations", "missingEdgeEndpoints"} {
+		if n := res.Summary[k]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, k))
+		}
+	}
+	return &cliError{Msg: "validate: the layout has problems: " + strings.Join(parts, ", "),
+		Hint: "Fix them (pmx-canvas arrange moves overlapping nodes apart) and validate again.", Code: 2}
 }
 
-func newFocusCommand(s *ioStreams) *cobra.Command {
-	cmd := leaf("focus <node-id>", "Pan the viewport to center on a node",
-		examples("pmx-canvas focus <node-id>", "pmx-canvas focus <node-id> --no-pan"),
-		func(cmd *cobra.Command, args []string) error {
-			id, err := firstArg(args, "Missing node ID", "pmx-canvas focus <node-id>")
-			if err != nil {
-				return err
-			}
-			in := map[string]any{"id": id}
-			if flagBool(cmd, "no-pan") {
-				in["noPan"] = true
-			}
-			return runOp(cmd, s, "node.focus", in)
-		})
-	cmd.Flags().Bool("no-pan", false, "select and raise the node without moving the viewport")
-	cmd.ValidArgsFunction = completeNodeIDs
-	return cmd
-}
-
-func newFitCommand(s *ioStreams) *cobra.Command {
-	cmd := leaf("fit [node-ids...]", "Fit the viewport to all nodes or to the given ones",
-		examples("pmx-canvas fit", "pmx-canvas fit node-a node-b --padding 80", "pmx-canvas fit --width 1920 --height 1080 --max-scale 1.5"),
-		func(cmd *cobra.Command, args []string) error {
-			in := map[string]any{}
-			setNum(in, "width", cmd, "width")
-			setNum(in, "height", cmd, "height")
-			setNum(in, "padding", cmd, "padding")
-			setNum(in, "maxScale", cmd, "max-scale")
-			if len(args) > 0 {
-				in["nodeIds"] = args
-			}
-			return runOp(cmd, s, "view.fit", in)
-		})
-	addPositive(cmd, "width", "screen width (default 1440)", "Use a positive number, e.g. --width 1440")
-	addPositive(cmd, "height", "screen height (default 900)", "Use a positive number, e.g. --height 900")
-	addNum(cmd, "padding", "padding around the nodes (default 60)", "Use a finite number, e.g. --padding 60")
-	addPositive(cmd, "max-scale", "largest zoom (default 1)", "Use a positive number, e.g. --max-scale 1")
-	return cmd
-}
-
-func newValidateCommand(s *ioStreams) *cobra.Command {
-	cmd := leaf("validate", "Validate the current layout for collisions and missing edge endpoints",
-		examples("pmx-canvas validate", "pmx-canvas validate || echo \"layout has problems (exit $?)\""),
-		func(cmd *cobra.Command, _ []string) error {
-			body, err := invokeOK(cmd, "validate.get", nil)
-			if err != nil {
-				return err
-			}
-			if err := output(s.Out, body); err != nil {
-				return err
-			}
-			var res struct {
-				OK      bool           `json:"ok"`
-				Summary map[string]int `json:"summary"`
-			}
-			_ = json.Unmarshal(body, &res)
-			if !res.OK {
-				var parts []string
-				for _, k := range []string{"collisions", "containmentViolations", "missingEdgeEndpoints"} {
-					if n := res.Summary[k]; n > 0 {
-						parts = append(parts, fmt.Sprintf("%d %s", n, k))
-					}
-				}
-				return &cliError{Msg: "validate: the layout has problems: " + strings.Join(parts, ", "),
-					Hint: "Fix them (pmx-canvas arrange moves overlapping nodes apart) and validate again.", Code: 2}
-			}
-			return nil
-		})
-	cmd.Long = `Check the layout: overlapping nodes, members outside their group frame and
-edges whose endpoints are gone. The report is printed either way; the exit code
-is 0 when the layout is clean and 2 when it has problems (the reference exited
-0 in both cases).`
+func newValidateSpecCommand() *cobra.Command {
 	spec := later("spec", "Validate a json-render spec or graph payload without creating a node",
 		examples(
 			"pmx-canvas validate spec --type json-render --spec-file ./dashboard.json",
@@ -290,123 +287,90 @@ is 0 when the layout is clean and 2 when it has problems (the reference exited
 	spec.Flags().Bool("stdin", false, "read the spec or data from stdin")
 	addSpecFlags(spec)
 	addGraphFlags(spec)
-	cmd.AddCommand(spec)
-	return cmd
+	return spec
 }
 
-func newSpatialCommand(s *ioStreams) *cobra.Command {
-	return leaf("spatial", "Spatial analysis: clusters, reading order, neighborhoods", examples("pmx-canvas spatial"),
-		func(cmd *cobra.Command, _ []string) error { return runOp(cmd, s, "spatial.get", nil) })
-}
-
-func newClearCommand(s *ioStreams) *cobra.Command {
-	cmd := leaf("clear", "Remove all nodes and edges from the canvas",
-		examples("pmx-canvas clear --dry-run", "pmx-canvas clear --yes"),
-		func(cmd *cobra.Command, _ []string) error {
-			if flagBool(cmd, "dry-run") {
-				var st struct {
-					Nodes []json.RawMessage `json:"nodes"`
-					Edges []json.RawMessage `json:"edges"`
-				}
-				if err := call(cmd, "layout.get", nil, &st); err != nil {
-					return err
-				}
-				return output(s.Out, ordered{
-					{"dry_run", true},
-					{"would_remove", ordered{{"nodes", len(st.Nodes)}, {"edges", len(st.Edges)}}},
-					{"message", "No changes made. Pass --yes to confirm."},
-				})
-			}
-			if !flagBool(cmd, "yes") {
-				return die("pmx-canvas clear --yes (or preview with --dry-run)", "Destructive operation requires --yes flag")
-			}
-			return runOp(cmd, s, "canvas.clear", nil)
+// runClear is clear: --dry-run counts what would go, --yes clears.
+func runClear(c *opCall) error {
+	if c.flag("dry-run") {
+		var st struct {
+			Nodes []json.RawMessage `json:"nodes"`
+			Edges []json.RawMessage `json:"edges"`
+		}
+		if err := call(c.cmd, "layout.get", nil, &st); err != nil {
+			return err
+		}
+		return c.show(ordered{
+			{"dry_run", true},
+			{"would_remove", ordered{{"nodes", len(st.Nodes)}, {"edges", len(st.Edges)}}},
+			{"message", "No changes made. Pass --yes to confirm."},
 		})
-	cmd.Long = "Remove every node, edge, annotation and pin (undoable with pmx-canvas undo)."
-	cmd.Flags().Bool("yes", false, "really clear")
-	cmd.Flags().Bool("dry-run", false, "say what would be removed")
-	return cmd
+	}
+	if !c.flag("yes") {
+		return die("pmx-canvas clear --yes (or preview with --dry-run)", "Destructive operation requires --yes flag")
+	}
+	return c.sendAndPrint()
 }
 
-func newExportCommand(s *ioStreams) *cobra.Command {
-	cmd := leaf("export", "Export the canvas as a JSON Canvas 1.0 document",
-		examples("pmx-canvas export > board.canvas", "pmx-canvas export --output board.canvas"),
-		func(cmd *cobra.Command, _ []string) error {
-			in := map[string]any{}
-			setStr(in, "format", cmd, "format")
-			body, err := invokeOK(cmd, "canvas.export", in)
-			if err != nil {
-				return err
-			}
-			out := str(cmd, "output")
-			if out == nil {
-				return output(s.Out, body)
-			}
-			pretty, err := marshalIndent(body)
-			if err != nil {
-				return err
-			}
-			if err := os.WriteFile(*out, append(pretty, '\n'), 0o644); err != nil {
-				return die("Pick a path in a directory you can write, e.g. --output ./canvas.json", "Unable to write --output: %v", err)
-			}
-			var doc struct {
-				Nodes []json.RawMessage `json:"nodes"`
-				Edges []json.RawMessage `json:"edges"`
-			}
-			_ = json.Unmarshal(body, &doc)
-			return output(s.Out, ordered{{"ok", true}, {"output", *out}, {"nodes", len(doc.Nodes)}, {"edges", len(doc.Edges)}})
-		})
-	cmd.Long = "Export the canvas as a JSON Canvas 1.0 document (https://jsoncanvas.org): printed, or written to --output."
-	cmd.Flags().String("format", "", "jsoncanvas (the default and only format)")
-	cmd.Flags().String("output", "", "write the document to this file and print a summary")
-	return cmd
+// printExport prints the document, or writes it to --output and prints a
+// summary.
+func printExport(c *opCall, body json.RawMessage) error {
+	out := str(c.cmd, "output")
+	if out == nil {
+		return c.show(body)
+	}
+	pretty, err := marshalIndent(body)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, append(pretty, '\n'), 0o644); err != nil {
+		return die("Pick a path in a directory you can write, e.g. --output ./canvas.json", "Unable to write --output: %v", err)
+	}
+	var doc struct {
+		Nodes []json.RawMessage `json:"nodes"`
+		Edges []json.RawMessage `json:"edges"`
+	}
+	_ = json.Unmarshal(body, &doc)
+	return c.show(ordered{{"ok", true}, {"output", *out}, {"nodes", len(doc.Nodes)}, {"edges", len(doc.Edges)}})
 }
 
-func newImportCommand(s *ioStreams) *cobra.Command {
-	cmd := leaf("import", "Import a JSON Canvas 1.0 document",
-		examples("pmx-canvas import --file board.canvas", "pmx-canvas import --file board.canvas --replace", "cat board.canvas | pmx-canvas import --stdin"),
-		func(cmd *cobra.Command, _ []string) error {
-			var raw, source string
-			switch {
-			case str(cmd, "file") != nil:
-				path := *str(cmd, "file")
-				text, err := readFile("file", path, "Use: pmx-canvas import --file ./board.canvas")
-				if err != nil {
-					return err
-				}
-				raw, source = text, path
-			case flagBool(cmd, "stdin"):
-				text, err := readAll(s.In)
-				if err != nil {
-					return err
-				}
-				raw, source = text, "stdin"
-			default:
-				return die("Use: pmx-canvas import --file ./board.canvas", "Import requires --file or --stdin.")
-			}
-			var doc map[string]any
-			if err := json.Unmarshal([]byte(raw), &doc); err != nil {
-				return die("Use a JSON Canvas document: {\"nodes\":[...],\"edges\":[...]}", "Invalid JSON Canvas document: %v", err)
-			}
-			if flagBool(cmd, "replace") {
-				doc["replace"] = true
-			}
-			nodes, _ := doc["nodes"].([]any)
-			edges, _ := doc["edges"].([]any)
-			p := startProgress(s.Err, fmt.Sprintf("[import] %d nodes, %d edges from %s", len(nodes), len(edges), source))
-			body, err := invokeOK(cmd, "canvas.import", doc)
-			if err != nil {
-				p.finish("failed")
-				return err
-			}
-			p.finish("imported")
-			return output(s.Out, body)
-		})
-	cmd.Long = `Import a JSON Canvas 1.0 document: text nodes become markdown, file nodes
-files, link nodes webpages, groups groups. One undoable step. --replace clears
-the canvas first. Progress goes to stderr when it is a terminal.`
-	cmd.Flags().String("file", "", "the document")
-	cmd.Flags().Bool("stdin", false, "read the document from stdin")
-	cmd.Flags().Bool("replace", false, "clear the canvas first")
-	return cmd
+// runImport reads the document from --file or stdin and imports it, with
+// progress on a terminal.
+func runImport(c *opCall) error {
+	var raw, source string
+	switch {
+	case str(c.cmd, "file") != nil:
+		path := *str(c.cmd, "file")
+		text, err := readFile("file", path, "Use: pmx-canvas import --file ./board.canvas")
+		if err != nil {
+			return err
+		}
+		raw, source = text, path
+	case c.flag("stdin"):
+		text, err := readAll(c.s.In)
+		if err != nil {
+			return err
+		}
+		raw, source = text, "stdin"
+	default:
+		return die("Use: pmx-canvas import --file ./board.canvas", "Import requires --file or --stdin.")
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(raw), &doc); err != nil {
+		return die("Use a JSON Canvas document: {\"nodes\":[...],\"edges\":[...]}", "Invalid JSON Canvas document: %v", err)
+	}
+	for k, v := range c.in {
+		doc[k] = v // --replace
+	}
+	nodes, _ := doc["nodes"].([]any)
+	edges, _ := doc["edges"].([]any)
+	p := startProgress(c.s.Err, fmt.Sprintf("[import] %d nodes, %d edges from %s", len(nodes), len(edges), source))
+	c.in = doc
+	body, err := c.send()
+	if err != nil {
+		p.finish("failed")
+		return err
+	}
+	p.finish("imported")
+	return c.show(body)
 }

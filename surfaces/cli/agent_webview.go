@@ -7,6 +7,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,139 +15,103 @@ import (
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
-func webviewCommands(s *ioStreams) []*cobra.Command {
-	return []*cobra.Command{newWebviewCommand(s), newScreenshotCommand(s)}
-}
-
-func newWebviewCommand(s *ioStreams) *cobra.Command {
-	status := leaf("status", "Show the automation webview status", examples("pmx-canvas webview status"),
-		func(cmd *cobra.Command, _ []string) error { return runOp(cmd, s, "webview.status", nil) })
-	start := leaf("start", "Start or replace the automation webview session",
-		examples("pmx-canvas webview start", "pmx-canvas webview start --backend chrome --width 1440 --height 900",
-			"pmx-canvas webview start --chrome-argv=--disable-gpu,--lang=en"),
-		func(cmd *cobra.Command, _ []string) error {
-			in := map[string]any{}
-			if b := str(cmd, "backend"); b != nil {
-				if *b != "chrome" && *b != "webkit" {
+func init() {
+	setUX(map[string]*commandUX{
+		"webview.status": {short: "Show the automation webview status", example: []string{"pmx-canvas webview status"}},
+		"webview.start": {
+			short: "Start or replace the automation webview session",
+			example: []string{"pmx-canvas webview start", "pmx-canvas webview start --backend chrome --width 1440 --height 900",
+				"pmx-canvas webview start --chrome-argv=--disable-gpu,--lang=en"},
+			flags: map[string]flagUX{
+				"width":  {positive: true, integer: true, hint: "Use a positive integer width, e.g. --width 1440"},
+				"height": {positive: true, integer: true, hint: "Use a positive integer height, e.g. --height 900"},
+			},
+			// Unlike the reference, a failed start fails the command (exit
+			// 1, the error on stderr), so scripts can test it.
+			prepare: func(c *opCall) error {
+				if b, ok := c.in["backend"].(string); ok && !slices.Contains(messages.WebviewBackends, b) {
 					return die("Use: --backend chrome", "Invalid value for --backend")
 				}
-				in["backend"] = *b
-			}
-			setNum(in, "width", cmd, "width")
-			setNum(in, "height", cmd, "height")
-			setStr(in, "chromePath", cmd, "chrome-path")
-			if argv := str(cmd, "chrome-argv"); argv != nil {
-				in["chromeArgv"] = csv(*argv)
-			}
-			setStr(in, "dataStoreDir", cmd, "data-dir")
-			// Unlike the reference, a failed start fails the command
-			// (exit 1, the error on stderr), so scripts can test it.
-			return runOp(cmd, s, "webview.start", in)
-		})
-	sf := start.Flags()
-	sf.String("backend", "", "chrome (webkit is not available in this build)")
-	addCount(start, "width", "viewport width", "Use a positive integer width, e.g. --width 1440")
-	addCount(start, "height", "viewport height", "Use a positive integer height, e.g. --height 900")
-	sf.String("chrome-path", "", "browser executable")
-	sf.String("chrome-argv", "", "extra browser arguments, comma-separated")
-	sf.String("data-dir", "", "persistent browser profile directory, inside the workspace")
-	stop := leaf("stop", "Stop the automation webview session", examples("pmx-canvas webview stop"),
-		func(cmd *cobra.Command, _ []string) error { return runOp(cmd, s, "webview.stop", nil) })
-	evaluate := leaf("evaluate", "Evaluate JavaScript in the automation webview",
-		examples(`pmx-canvas webview evaluate --expression "document.title"`,
-			`pmx-canvas webview evaluate --script "const t = document.title; return t.toUpperCase()"`,
-			"pmx-canvas webview evaluate --file ./probe.js"),
-		func(cmd *cobra.Command, _ []string) error {
-			in, err := evaluateInput(cmd)
-			if err != nil {
-				return err
-			}
-			return runOp(cmd, s, "webview.evaluate", in)
-		})
-	evaluate.Flags().String("expression", "", "an expression")
-	evaluate.Flags().String("script", "", "a function body (may await and return)")
-	evaluate.Flags().String("file", "", "a file holding a function body")
-	resize := leaf("resize", "Resize the automation webview viewport",
-		examples("pmx-canvas webview resize --width 1280 --height 800"),
-		func(cmd *cobra.Command, _ []string) error {
-			if !given(cmd, "width") || !given(cmd, "height") {
-				return die("Use: pmx-canvas webview resize --width 1280 --height 800", "Missing required flags: --width, --height")
-			}
-			in := map[string]any{}
-			setNum(in, "width", cmd, "width")
-			setNum(in, "height", cmd, "height")
-			return runOp(cmd, s, "webview.resize", in)
-		})
-	addCount(resize, "width", "viewport width", "Use: pmx-canvas webview resize --width 1280 --height 800")
-	addCount(resize, "height", "viewport height", "Use: pmx-canvas webview resize --width 1280 --height 800")
-	shot := leaf("screenshot", "Save a screenshot of the automation webview",
-		examples("pmx-canvas webview screenshot --output ./canvas.png",
-			"pmx-canvas webview screenshot --output ./canvas.webp --format webp --quality 80"),
-		func(cmd *cobra.Command, _ []string) error { return runScreenshot(cmd, s) })
-	addScreenshotFlags(shot)
-	return newGroup("webview", "Headless automation webview", examples("pmx-canvas webview status", "pmx-canvas webview start --width 1440 --height 900"),
-		status, start, stop, evaluate, resize, shot)
+				return nil
+			},
+		},
+		"webview.stop": {short: "Stop the automation webview session", example: []string{"pmx-canvas webview stop"}},
+		"webview.evaluate": {
+			short: "Evaluate JavaScript in the automation webview",
+			example: []string{`pmx-canvas webview evaluate --expression "document.title"`,
+				`pmx-canvas webview evaluate --script "const t = document.title; return t.toUpperCase()"`,
+				"pmx-canvas webview evaluate --file ./probe.js"},
+			extra:   func(cmd *cobra.Command) { cmd.Flags().String("file", "", "a file holding a function body") },
+			prepare: prepareEvaluate,
+		},
+		"webview.resize": {
+			short:   "Resize the automation webview viewport",
+			example: []string{"pmx-canvas webview resize --width 1280 --height 800"},
+			flags: map[string]flagUX{
+				"width":  {positive: true, integer: true, hint: resizeHint},
+				"height": {positive: true, integer: true, hint: resizeHint},
+			},
+			prepare: func(c *opCall) error {
+				if c.in["width"] == nil || c.in["height"] == nil {
+					return die(resizeHint, "Missing required flags: --width, --height")
+				}
+				return nil
+			},
+		},
+		"webview.screenshot": {
+			short: "Save a screenshot of the automation webview",
+			example: []string{"pmx-canvas webview screenshot --output ./canvas.png",
+				"pmx-canvas webview screenshot --output ./canvas.webp --format webp --quality 80"},
+			flags: map[string]flagUX{"format": {usage: "png, jpeg or webp"}, "quality": {hint: "Use a numeric quality, e.g. --quality 80"}},
+			extra: func(cmd *cobra.Command) {
+				cmd.Flags().String("output", "", "file to write the image to (required)")
+				completeValues(cmd, "format", screenshotFormats...)
+			},
+			run: runScreenshot,
+			aliases: []alias{{path: "screenshot", short: "Save a screenshot of the automation webview (alias of webview screenshot)",
+				example: []string{"pmx-canvas screenshot --output ./canvas.png", "pmx-canvas screenshot --output ./canvas.jpg --format jpeg --quality 70"}}},
+		},
+	})
 }
 
-func newScreenshotCommand(s *ioStreams) *cobra.Command {
-	cmd := leaf("screenshot", "Save a screenshot of the automation webview (alias of webview screenshot)",
-		examples("pmx-canvas screenshot --output ./canvas.png", "pmx-canvas screenshot --output ./canvas.jpg --format jpeg --quality 70"),
-		func(cmd *cobra.Command, _ []string) error { return runScreenshot(cmd, s) })
-	addScreenshotFlags(cmd)
-	return cmd
-}
+const resizeHint = "Use: pmx-canvas webview resize --width 1280 --height 800"
 
-func addScreenshotFlags(cmd *cobra.Command) {
-	cmd.Flags().String("output", "", "file to write the image to (required)")
-	cmd.Flags().String("format", "", "png, jpeg or webp")
-	addNum(cmd, "quality", "jpeg/webp quality (0-100)", "Use a numeric quality, e.g. --quality 80")
-	completeValues(cmd, "format", "png", "jpeg", "webp")
-}
-
-// evaluateInput takes exactly one of --expression, --script or --file.
-func evaluateInput(cmd *cobra.Command) (map[string]any, error) {
+// prepareEvaluate takes exactly one of --expression, --script or --file
+// (a file's body runs as a script).
+func prepareEvaluate(c *opCall) error {
 	var sources []string
 	for _, f := range []string{"expression", "script", "file"} {
-		if given(cmd, f) {
+		if c.given(f) {
 			sources = append(sources, "--"+f)
 		}
 	}
 	switch {
 	case len(sources) == 0:
-		return nil, die(`Use: pmx-canvas webview evaluate --expression "document.title"`, "Missing required flag: --expression")
+		return die(`Use: pmx-canvas webview evaluate --expression "document.title"`, "Missing required flag: --expression")
 	case len(sources) > 1:
-		return nil, die("Pass only one of --expression, --script or --file", "Conflicting flags: %s", strings.Join(sources, ", "))
+		return die("Pass only one of --expression, --script or --file", "Conflicting flags: %s", strings.Join(sources, ", "))
 	}
-	if e := str(cmd, "expression"); e != nil {
-		return map[string]any{"expression": *e}, nil
+	if path := str(c.cmd, "file"); path != nil {
+		body, err := readFile("file", *path, "Use: pmx-canvas webview evaluate --file ./probe.js")
+		if err != nil {
+			return err
+		}
+		c.in["script"] = body
 	}
-	if sc := str(cmd, "script"); sc != nil {
-		return map[string]any{"script": *sc}, nil
-	}
-	path := *str(cmd, "file")
-	body, err := readFile("--file", path, "Use: pmx-canvas webview evaluate --file ./probe.js")
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"script": body}, nil
+	return nil
 }
 
 // runScreenshot writes the image to --output and prints
 // {ok, output, bytes, mimeType}.
-func runScreenshot(cmd *cobra.Command, s *ioStreams) error {
-	out := str(cmd, "output")
+func runScreenshot(c *opCall) error {
+	out := str(c.cmd, "output")
 	if out == nil || *out == "" {
 		return die("Use: pmx-canvas webview screenshot --output ./canvas.png", "Missing required flag: --output")
 	}
-	in := map[string]any{}
-	if f := str(cmd, "format"); f != nil {
-		if _, ok := screenshotFormats[*f]; !ok {
-			return die("Use: --format png, jpeg, or webp", "Invalid value for --format")
-		}
-		in["format"] = *f
+	if f, ok := c.in["format"].(string); ok && !slices.Contains(screenshotFormats, f) {
+		return die("Use: --format png, jpeg, or webp", "Invalid value for --format")
 	}
-	setNum(in, "quality", cmd, "quality")
-	reply, err := invokeReply(cmd, "webview.screenshot", in)
+	reply, err := invokeReply(c.cmd, c.op, c.in)
 	if err != nil {
 		return err
 	}
@@ -157,7 +122,7 @@ func runScreenshot(cmd *cobra.Command, s *ioStreams) error {
 	if err := os.WriteFile(*out, blob.Data, 0o644); err != nil {
 		return die("Pick a path in a directory you can write, e.g. --output ./canvas.png", "Cannot write %s: %v", *out, err)
 	}
-	return output(s.Out, ordered{{"ok", true}, {"output", *out}, {"bytes", len(blob.Data)}, {"mimeType", blob.ContentType}})
+	return c.show(ordered{{"ok", true}, {"output", *out}, {"bytes", len(blob.Data)}, {"mimeType", blob.ContentType}})
 }
 
-var screenshotFormats = map[string]bool{"png": true, "jpeg": true, "webp": true}
+var screenshotFormats = []string{"png", "jpeg", "webp"}
