@@ -65,11 +65,8 @@ var readHandlers = map[string]readHandler{
 	},
 	"search": func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
 		in := env.Args.(*messages.SearchInput)
-		limit := 0
+		limit := 0 // all; the decoder refuses a limit below 1
 		if in.Limit != nil {
-			if *in.Limit < 1 {
-				return nil, messages.InvalidInput("limit must be a positive integer").With("field", "limit")
-			}
 			limit = *in.Limit
 		}
 		q := in.Q

@@ -69,7 +69,7 @@ func (op *Op) DecodeInput(raw json.RawMessage) (any, *Error) {
 	if err := op.DecodeOnto(raw, in); err != nil {
 		return nil, err
 	}
-	if err := op.checkRequired(in); err != nil {
+	if err := op.checkDeclared(in); err != nil {
 		return nil, err
 	}
 	return in, nil

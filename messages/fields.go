@@ -22,7 +22,8 @@ import (
 //	pmx:"required"    the decoder refuses a call without it, naming it
 //	pmx:"required,handler" required too, but the handler checks it (with
 //	                  the reference's own message)
-//	min:"1" max:"500" numeric bounds the operation enforces
+//	min:"1" max:"500" numeric bounds; the decoder refuses a value outside
+//	                  them, naming the field
 //	type:"string"     the advertised JSON type when the Go type is looser
 //	                  (an any field the domain checks itself, to answer
 //	                  with the reference's message)
@@ -251,15 +252,45 @@ func (f Field) missing(in reflect.Value) bool {
 	return false
 }
 
-// checkRequired refuses an input that lacks a required field, naming it.
-func (op *Op) checkRequired(in any) *Error {
+// checkDeclared refuses an input that lacks a required field or has a
+// number outside its bounds, naming the field.
+func (op *Op) checkDeclared(in any) *Error {
 	v := reflect.ValueOf(in).Elem()
 	for _, f := range op.Fields() {
 		if f.Required && !f.HandlerChecks && f.missing(v) {
 			return RequiredField(op.Name, f.Name)
 		}
+		if f.Min == nil && f.Max == nil {
+			continue
+		}
+		n, ok := f.number(v)
+		switch {
+		case !ok:
+		case f.Min != nil && n < *f.Min:
+			return InvalidInput("invalid input for %s: field %q must be at least %v, got %v", op.Name, f.Name, *f.Min, n).With("field", f.Name)
+		case f.Max != nil && n > *f.Max:
+			return InvalidInput("invalid input for %s: field %q must be at most %v, got %v", op.Name, f.Name, *f.Max, n).With("field", f.Name)
+		}
 	}
 	return nil
+}
+
+// number returns a numeric field's value when it is set.
+func (f Field) number(in reflect.Value) (float64, bool) {
+	v := in.FieldByIndex(f.index)
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return 0, false
+		}
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return v.Float(), true
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		return float64(v.Int()), true
+	}
+	return 0, false
 }
 
 // RequiredField is the error for a required input field that is absent, the
