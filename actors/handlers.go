@@ -3,6 +3,7 @@ package actors
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -63,6 +64,21 @@ var readHandlers = map[string]readHandler{
 		}
 		return canvas.Wire(n, s.IsPinned(n.ID), canvas.ReadOptions{IncludeBlobs: in.IncludeBlobs != nil && *in.IncludeBlobs}), nil
 	},
+	"edge.list": func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
+		in := env.Args.(*messages.EdgeListInput)
+		if in.Type != nil && !slices.Contains(messages.EdgeTypes, *in.Type) {
+			return nil, messages.BadRequest("Invalid edge type: %q.", *in.Type)
+		}
+		out := []canvas.WireEdge{}
+		s.Edges.Each(func(e *canvas.Edge) bool {
+			touches := in.NodeID == nil || e.From == *in.NodeID || e.To == *in.NodeID
+			if touches && (in.Type == nil || e.Type == *in.Type) {
+				out = append(out, canvas.WireOfEdge(e))
+			}
+			return true
+		})
+		return out, nil
+	},
 	"search": func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
 		in := env.Args.(*messages.SearchInput)
 		limit := 0 // all; the decoder refuses a limit below 1
@@ -89,10 +105,7 @@ var readHandlers = map[string]readHandler{
 	"snapshot.list": func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
 		in := env.Args.(*messages.SnapshotListInput)
 		q := canvas.ListSnapshotsQuery{All: in.All != nil && *in.All}
-		if in.Limit != nil {
-			if *in.Limit < 1 {
-				return nil, messages.InvalidInput("limit must be a positive integer").With("field", "limit")
-			}
+		if in.Limit != nil { // at least 1: the decoder checks the bound
 			q.Limit = *in.Limit
 		}
 		switch {

@@ -168,6 +168,14 @@ var canvasOps = []*Op{
 		HTTP:     []Route{{"POST", "/api/canvas/edge"}},
 	},
 	{
+		Name: "edge.list", Owner: OwnerLayout, Kind: Read,
+		Summary:  "List the edges, optionally those touching one node or of one type.",
+		NewInput: input[EdgeListInput](),
+		HTTP:     []Route{{"GET", "/api/canvas/edges"}},
+		MCP: &MCPBinding{Tool: "canvas_list_edges",
+			Description: "List the canvas's edges ({id, from, to, type, label?, style?, animated?}), all of them or those touching nodeId or of one type."},
+	},
+	{
 		Name: "edge.remove", Owner: OwnerLayout, Kind: Write,
 		Summary:         "Delete an edge by edge_id (or id).",
 		NewInput:        input[EdgeRemoveInput](),

@@ -223,6 +223,12 @@ type EdgeAddInput struct {
 	Animated   *LooseBool `json:"animated" doc:"Animated stroke."`
 }
 
+// EdgeListInput is the input of edge.list (GET /api/canvas/edges).
+type EdgeListInput struct {
+	NodeID *string `json:"nodeId" doc:"Only edges from or to this node."`
+	Type   *string `json:"type" doc:"Only edges of this type." enum:"edgeTypes"`
+}
+
 // EdgeRemoveInput is the input of edge.remove (DELETE /api/canvas/edge). The
 // legacy edge_id wins over id.
 type EdgeRemoveInput struct {

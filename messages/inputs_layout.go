@@ -95,7 +95,7 @@ type UpdateInput struct {
 
 // SnapshotListInput is the input of snapshot.list (GET /api/canvas/snapshots).
 type SnapshotListInput struct {
-	Limit  *int    `json:"limit" doc:"Most snapshots to list (default 20)."`
+	Limit  *int    `json:"limit" doc:"Most snapshots to list (default 20)." min:"1"`
 	Q      *string `json:"q" doc:"Alias of query; wins when both are strings."`
 	Query  *string `json:"query" doc:"Case-insensitive filter on id or name."`
 	Before *string `json:"before" doc:"Only snapshots created at or before this ISO time."`

@@ -17,6 +17,7 @@ var outputs = map[string]func() any{
 	"node.update":         output[NodeResult](),
 	"node.remove":         output[Removed](),
 	"edge.add":            output[EdgeResult](),
+	"edge.list":           output[[]Edge](),
 	"edge.remove":         output[Removed](),
 	"group.create":        output[NodeResult](),
 	"group.add":           output[GroupResult](),

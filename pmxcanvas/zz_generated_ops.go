@@ -44,6 +44,12 @@ func (c *Canvas) EdgeAdd(ctx context.Context, in *messages.EdgeAddInput) (*messa
 	return runOp[messages.EdgeResult](ctx, c, "edge.add", in)
 }
 
+// EdgeList runs edge.list (GET /api/canvas/edges): List the edges, optionally
+// those touching one node or of one type.
+func (c *Canvas) EdgeList(ctx context.Context, in *messages.EdgeListInput) ([]messages.Edge, error) {
+	return deref(runOp[[]messages.Edge](ctx, c, "edge.list", in))
+}
+
 // EdgeRemove runs edge.remove (DELETE /api/canvas/edge): Delete an edge by
 // edge_id (or id).
 func (c *Canvas) EdgeRemove(ctx context.Context, in *messages.EdgeRemoveInput) (*messages.Removed, error) {

@@ -118,6 +118,7 @@ func TestCLIHTTPParity(t *testing.T) {
 		{cli: []string{"edge", "add", "--from-search", "A2", "--to-search", "example.com"},
 			method: "POST", path: "/api/canvas/edge", body: `{"type":"flow","fromSearch":"A2","toSearch":"example.com"}`, save: map[string]string{"E2": "id"}},
 		{cli: []string{"edge", "list"}, method: "GET", path: "/api/canvas/state", shape: field("edges")},
+		{cli: []string{"edge", "list", "--node-id", "{A}", "--type", "depends-on"}, method: "GET", path: "/api/canvas/edges?nodeId={A}&type=depends-on"},
 		{cli: []string{"search", "alpha"}, method: "GET", path: "/api/canvas/search?q=alpha"},
 		{cli: []string{"search", "--query", "passing", "--limit", "1"}, method: "GET", path: "/api/canvas/search?q=passing&limit=1"},
 		{cli: []string{"layout", "--summary"}, method: "GET", path: "/api/canvas/summary"},

@@ -130,8 +130,8 @@ func (s *mcpSession) toolNames() []string {
 
 func TestMCPInitializeAndToolsList(t *testing.T) {
 	s := startMCP(t, "", nil)
-	if got := strings.Join(s.toolNames(), ","); got != strings.Join(mcpapi.ToolOrder, ",") {
-		t.Fatalf("tools/list order:\n%s\nwant\n%s", got, strings.Join(mcpapi.ToolOrder, ","))
+	if got := strings.Join(s.toolNames(), ","); got != strings.Join(mcpapi.ListOrder(), ",") {
+		t.Fatalf("tools/list order:\n%s\nwant\n%s", got, strings.Join(mcpapi.ListOrder(), ","))
 	}
 	for _, compact := range []*mcpSession{
 		startMCP(t, "", nil, "--tools=compact"),

@@ -34,6 +34,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	mcpapi "github.com/pmxcanvas/pmx-canvas/surfaces/mcp"
 )
 
 type readmeBlock struct {
@@ -216,7 +218,7 @@ func readmeRunMCPConfig(t *testing.T, b readmeBlock) {
 				Tools []struct{ Name string } `json:"tools"`
 			} `json:"result"`
 		}
-		if err := json.Unmarshal([]byte(replies[1]), &list); err != nil || len(list.Result.Tools) != 83 {
+		if err := json.Unmarshal([]byte(replies[1]), &list); err != nil || len(list.Result.Tools) != len(mcpapi.ListOrder()) {
 			t.Fatalf("%s: tools/list gave %d tools (%v): %s", name, len(list.Result.Tools), err, truncate(replies[1], 300))
 		}
 	}

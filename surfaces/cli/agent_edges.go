@@ -4,17 +4,12 @@ package cli
 // (reference cli.md §7.3, §7.5, §7.7).
 
 import (
-	"encoding/json"
-
 	"github.com/spf13/cobra"
 )
 
 const edgeSelectorExample = `Example: pmx-canvas edge add --from-search "DVT O3 — GitOps" --to-search "deep work trend" --type relation`
 
 func init() {
-	handCommands = append(handCommands, func(agents *cobra.Command, s *ioStreams) {
-		under(agents, "edge", newEdgeListCommand(s))
-	})
 	setUX(map[string]*commandUX{
 		"edge.add": {
 			short: "Add an edge between two nodes",
@@ -92,20 +87,4 @@ them, or list them with their text. With no ids and no flag, list.`,
 			completeNodes: true,
 		},
 	})
-}
-
-func newEdgeListCommand(s *ioStreams) *cobra.Command {
-	return leaf("list", "List all edges on the canvas", examples("pmx-canvas edge list"),
-		func(cmd *cobra.Command, _ []string) error {
-			var st struct {
-				Edges []json.RawMessage `json:"edges"`
-			}
-			if err := call(cmd, "layout.get", nil, &st); err != nil {
-				return err
-			}
-			if st.Edges == nil {
-				st.Edges = []json.RawMessage{}
-			}
-			return output(s.Out, st.Edges)
-		})
 }

@@ -1,5 +1,11 @@
 package mcpapi
 
+import (
+	"sort"
+
+	"github.com/pmxcanvas/pmx-canvas/messages"
+)
+
 // ToolOrder is the frozen tool list in tools/list order (the reference's
 // registration order: registry tools, then the 14 composites, then the six
 // hand-written tools). TestToolNamesAreFrozen pins it.
@@ -97,4 +103,17 @@ var CompactTools = []string{
 	"canvas_query", "canvas_webview", "canvas_app", "canvas_ax_state", "canvas_ax_work", "canvas_ax_gate",
 	"canvas_ax_timeline", "canvas_ax_delivery", "canvas_snapshot", "canvas_batch", "canvas_pin_nodes",
 	"canvas_screenshot", "canvas_ax_interaction", "canvas_ingest_activity", "canvas_invoke_command",
+}
+
+// ListOrder is the full tools/list order: the frozen tools, then the tools
+// catalog operations bind (messages.MCPBinding), by name.
+func ListOrder() []string {
+	var bound []string
+	for _, op := range messages.Catalog {
+		if op.MCP != nil {
+			bound = append(bound, op.MCP.Tool)
+		}
+	}
+	sort.Strings(bound)
+	return append(append([]string(nil), ToolOrder...), bound...)
 }

@@ -688,7 +688,7 @@ func TestSearch(t *testing.T) {
 	deepEq(t, "canvas_query search", h.text("canvas_query", `{"action":"search","query":" Report "}`), text)
 	deepEq(t, "no query", h.text("canvas_query", `{"action":"search"}`), "{\n  \"resultCount\": 0,\n  \"results\": []\n}")
 	h.sameAsOp("canvas_search", `{}`)
-	h.fails("canvas_search", `{"query":"report","limit":0}`, `limit must be a positive integer`)
+	h.fails("canvas_search", `{"query":"report","limit":0}`, `invalid input for search: field "limit" must be at least 1, got 0`)
 	h.fails("canvas_search", `{"query":"report","limit":2.5}`, `invalid input for search: field "limit" must be an integer, got number 2.5`)
 	h.fails("canvas_search", `{"query":"a","limit":"3"}`, `invalid input for search: field "limit" must be an integer, got string`)
 }
