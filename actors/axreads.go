@@ -93,7 +93,7 @@ var axReadHandlers = map[string]readHandler{
 	"ax.stats": func(_ *canvas.State, _ *messages.Envelope, ref *canvasRef) (any, *messages.Error) {
 		return map[string]any{"ok": true, "canvas": ref.id,
 			"gateWaiters": ref.gateWaiters.Load(), "deliveryWaiters": ref.claimWaiters.Load(),
-			"leases": ref.leaseCount.Load()}, nil
+			"leases": ref.leaseCount.Load(), "subscribers": ref.subscribers.Load()}, nil
 	},
 }
 

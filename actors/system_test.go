@@ -363,6 +363,10 @@ func TestSlowSubscriberIsDroppedNotBlocking(t *testing.T) {
 	for i := 0; i < 6; i++ { // never read: the buffer of 2 overflows
 		h.mustCall("", "node.add", `{"type":"markdown"}`)
 	}
+	// The events go out after the writes are acknowledged: read only once
+	// the Events actor has dropped the subscriber, or a reader that keeps
+	// up is (rightly) not dropped.
+	eventually(t, func() bool { return h.stat("subscribers") == 0 })
 	n := 0
 	for range sub.Events { // closed after the buffered ones
 		n++

@@ -272,7 +272,7 @@ var axOps = []*Op{
 
 // AxSurfaceTokenInput is the input of ax.surface-token.
 type AxSurfaceTokenInput struct {
-	NodeID string `json:"nodeId"`
+	NodeID string `json:"nodeId" doc:"The node whose surface token to issue."`
 }
 
 // Park implements Parker: waitMs (HTTP) or timeoutMs (MCP), capped at

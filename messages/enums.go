@@ -37,6 +37,10 @@ var (
 	// schema order.
 	InteractionSurfaces = []string{"native-node", "json-render", "html-node", "mcp-app", "adapter"}
 	Outcomes            = []string{"success", "failure"}
+	Themes              = []string{"dark", "light", "high-contrast"}
+	AnnotationTypes     = []string{"freehand", "text"}
+	ExportFormats       = []string{"jsoncanvas"}
+	ScreenshotFormats   = []string{"png", "jpeg", "webp"}
 	// WebviewBackends are the engines a webview start names (only chrome
 	// runs here; webkit is refused with a message saying so).
 	WebviewBackends = []string{"chrome", "webkit"}
@@ -52,5 +56,6 @@ var Enums = map[string][]string{
 	"anchorTypes": AnchorTypes, "decisions": Decisions, "modes": Modes, "eventKinds": EventKinds,
 	"interactionEventKinds": InteractionEventKinds, "evidenceKinds": EvidenceKinds, "activityKinds": ActivityKinds,
 	"interactionTypes": InteractionTypes, "interactionSurfaces": InteractionSurfaces, "outcomes": Outcomes,
-	"webviewBackends": WebviewBackends,
+	"webviewBackends": WebviewBackends, "themes": Themes, "annotationTypes": AnnotationTypes,
+	"exportFormats": ExportFormats, "screenshotFormats": ScreenshotFormats,
 }

@@ -10,12 +10,12 @@ import "encoding/json"
 // AxGetInput is the input of ax.get (GET /api/canvas/ax).
 type AxGetInput struct {
 	IncludeContext any    `json:"includeContext" doc:"Include the agent context block (default true)." type:"boolean"` // false or "false" drops the context
-	Consumer       string `json:"consumer" mcp:"-"`
+	Consumer       string `json:"consumer" mcp:"-" doc:"Who reads the delivery block (default api; the MCP tool sets mcp)."`
 }
 
 // AxContextInput is the input of ax.context.get (GET /api/canvas/ax/context).
 type AxContextInput struct {
-	Consumer string `json:"consumer"`
+	Consumer string `json:"consumer" doc:"Who reads the delivery block (default api)."`
 }
 
 // AxFocusInput is the input of ax.focus.set (POST /api/canvas/ax/focus).
@@ -27,7 +27,7 @@ type AxFocusInput struct {
 // AxPatchInput is the input of ax.patch (PATCH /api/canvas/ax), a legacy
 // alias of focus set.
 type AxPatchInput struct {
-	Focus json.RawMessage `json:"focus"`
+	Focus json.RawMessage `json:"focus" doc:"{nodeIds} to focus (legacy form of ax.focus.set)."`
 }
 
 // AxPolicyInput is the input of ax.policy.set (POST /api/canvas/ax/policy).
@@ -50,7 +50,7 @@ type AxHostInput struct {
 	Files            any            `json:"files" doc:"The host can read and write files." type:"boolean"`
 	UIPrompts        any            `json:"uiPrompts" doc:"The host can show UI prompts to the human." type:"boolean"`
 	Raw              any            `json:"raw" doc:"Free-form diagnostics stored with the report." type:"object"`
-	Capabilities     map[string]any `json:"capabilities" mcp:"-" cli:"-"`
+	Capabilities     map[string]any `json:"capabilities" mcp:"-" cli:"-" doc:"The same flags nested in one object; nested values win."`
 	Source           string         `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }
 
@@ -97,12 +97,12 @@ type AxReviewAddInput struct {
 
 // AxReviewUpdateInput is the input of ax.review.update (PATCH /api/canvas/ax/review/:id).
 type AxReviewUpdateInput struct {
-	ID       string  `json:"id"`
-	Body     *string `json:"body"`
-	Status   *string `json:"status"`
-	Severity *string `json:"severity"`
-	Kind     *string `json:"kind"`
-	Source   string  `json:"source"`
+	ID       string  `json:"id" doc:"Review annotation id (rev-...)."`
+	Body     *string `json:"body" doc:"New comment text."`
+	Status   *string `json:"status" doc:"New status." enum:"reviewStatuses"`
+	Severity *string `json:"severity" doc:"New severity." enum:"severities"`
+	Kind     *string `json:"kind" doc:"New kind." enum:"reviewKinds"`
+	Source   string  `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: the surface's label." enum:"sources"`
 }
 
 // AxApprovalRequestInput is the input of ax.approval.request (POST /api/canvas/ax/approval).
@@ -150,7 +150,7 @@ type AxModeRequestInput struct {
 // waitMs (the HTTP name) or timeoutMs (the MCP name), capped at 120 s.
 type AxAwaitInput struct {
 	ID        string   `json:"id" doc:"Approval gate id (appr-...)." pmx:"required,handler"`
-	WaitMs    *float64 `json:"waitMs" mcp:"-"`
+	WaitMs    *float64 `json:"waitMs" mcp:"-" doc:"Same as timeoutMs (the HTTP name; default 0, reads at once)."`
 	TimeoutMs *float64 `json:"timeoutMs" doc:"How long to wait for a decision, in ms (default 30000, max 120000; 0 reads at once)." min:"0" max:"120000"`
 }
 
@@ -231,10 +231,10 @@ type AxInteractionInput struct {
 	Type          any             `json:"type" doc:"Interaction type." enum:"interactionTypes" pmx:"required,handler" type:"string"`
 	SourceNodeID  any             `json:"sourceNodeId" doc:"The node the interaction comes from." pmx:"required,handler" type:"string"`
 	SourceSurface any             `json:"sourceSurface" enum:"interactionSurfaces" doc:"The kind of surface that emits it; html-node, mcp-app and json-render are sandboxed." type:"string"`
-	Actor         any             `json:"actor" mcp:"-" cli:"-"`
+	Actor         any             `json:"actor" mcp:"-" cli:"-" doc:"Who acts, as the surface reports it (recorded)."`
 	Payload       json.RawMessage `json:"payload" doc:"Type-specific payload."`
 	CorrelationID any             `json:"correlationId" doc:"Caller's correlation id." type:"string"`
-	Metadata      any             `json:"metadata" mcp:"-" cli:"-"`
+	Metadata      any             `json:"metadata" mcp:"-" cli:"-" doc:"Free-form metadata recorded with the interaction."`
 	SurfaceToken  string          `json:"surfaceToken" doc:"The surface token issued for the source node (required for sandboxed surfaces)."`
 	Source        string          `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }

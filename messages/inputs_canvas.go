@@ -173,7 +173,7 @@ type NodeUpdateInput struct {
 	ID string `json:"id" doc:"Node to patch." pmx:"required"`
 	Geometry
 	TraceFields
-	Type           *string        `json:"type" mcp:"-" cli:"-"`
+	Type           *string        `json:"type" mcp:"-" cli:"-" doc:"Must match the node's type when given (a node's type never changes)."`
 	Title          *string        `json:"title" doc:"New title."`
 	Content        *string        `json:"content" doc:"New content text."`
 	Data           map[string]any `json:"data" doc:"Extra node data (an object) merged into the node's data."`
@@ -207,7 +207,7 @@ type LayoutGetInput struct {
 	// View "agent" returns the layout as agents read it (MCP layout reads):
 	// annotations as context summaries plus the canvas summary, all from one
 	// state. Absent or empty: the HTTP layout.
-	View *string `json:"view" mcp:"-" cli:"-"`
+	View *string `json:"view" mcp:"-" cli:"-" doc:"\"agent\" returns the layout as agents read it (annotation summaries and the canvas summary); absent: the HTTP layout."`
 	OutputShape
 }
 

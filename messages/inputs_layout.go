@@ -46,10 +46,10 @@ type SearchInput struct {
 
 // ViewportInput is the input of viewport.set (POST /api/canvas/viewport).
 type ViewportInput struct {
-	X             *float64 `json:"x"`
-	Y             *float64 `json:"y"`
-	Scale         *float64 `json:"scale"`
-	RecordHistory *bool    `json:"recordHistory"`
+	X             *float64 `json:"x" doc:"Viewport pan X (screen pixels)."`
+	Y             *float64 `json:"y" doc:"Viewport pan Y (screen pixels)."`
+	Scale         *float64 `json:"scale" doc:"Zoom (1 = 100%)."`
+	RecordHistory *bool    `json:"recordHistory" doc:"true makes the change an undo step."`
 }
 
 // FocusInput is the input of node.focus (POST /api/canvas/focus).
@@ -74,7 +74,7 @@ type ArrangeInput struct {
 
 // ThemeSetInput is the input of theme.set (POST /api/canvas/theme).
 type ThemeSetInput struct {
-	Theme string `json:"theme"`
+	Theme string `json:"theme" doc:"The board theme." enum:"themes"`
 }
 
 // GeometryUpdate is one entry of the browser's bulk geometry update.
@@ -89,8 +89,8 @@ type GeometryUpdate struct {
 // UpdateInput is the input of layout.update (POST /api/canvas/update), what
 // the browser sends at the end of a drag.
 type UpdateInput struct {
-	Updates       []GeometryUpdate `json:"updates"`
-	RecordHistory *bool            `json:"recordHistory"`
+	Updates       []GeometryUpdate `json:"updates" doc:"Geometry patches: [{id, position?, size?, collapsed?, dockPosition?}], applied together."`
+	RecordHistory *bool            `json:"recordHistory" doc:"true makes the patch one undo step (default: not recorded, like a drag)."`
 }
 
 // SnapshotListInput is the input of snapshot.list (GET /api/canvas/snapshots).
@@ -113,7 +113,7 @@ type SnapshotSaveInput struct {
 type SnapshotGCInput struct {
 	Keep       any   `json:"keep" doc:"Newest snapshots to keep (default 20)." type:"number"`
 	DryRun     *bool `json:"dryRun" doc:"Report what would be deleted without deleting."`
-	DryRunDash *bool `json:"dry-run" mcp:"-" cli:"-"`
+	DryRunDash *bool `json:"dry-run" mcp:"-" cli:"-" doc:"Same as dryRun (the CLI flag spelling)."`
 }
 
 // SnapshotRefInput names a snapshot by id or name (path parameter).
@@ -124,8 +124,8 @@ type SnapshotRefInput struct {
 // SnapshotDiffQueryInput is the input of snapshot.diff.query
 // (GET /api/canvas/snapshots/diff?name=|id=).
 type SnapshotDiffQueryInput struct {
-	Name *string `json:"name"`
-	ID   *string `json:"id"`
+	Name *string `json:"name" doc:"Snapshot name to compare the canvas with."`
+	ID   *string `json:"id" doc:"Snapshot id to compare the canvas with."`
 }
 
 // BatchOp is one entry of a batch.
@@ -144,13 +144,13 @@ type BatchInput struct {
 
 // AnnotationAddInput is the input of annotation.add (POST /api/canvas/annotation).
 type AnnotationAddInput struct {
-	ID     *string  `json:"id"`
-	Type   *string  `json:"type"`
-	Points []any    `json:"points"`
-	Width  *float64 `json:"width"`
-	Color  *string  `json:"color"`
-	Label  *string  `json:"label"`
-	Text   *string  `json:"text"`
+	ID     *string  `json:"id" doc:"Annotation id (default: generated)."`
+	Type   *string  `json:"type" doc:"freehand (a stroke through points) or text (a label)." enum:"annotationTypes"`
+	Points []any    `json:"points" doc:"Freehand stroke: [{x, y}] in world coordinates."`
+	Width  *float64 `json:"width" doc:"Stroke width."`
+	Color  *string  `json:"color" doc:"Stroke or text colour (CSS)."`
+	Label  *string  `json:"label" doc:"Short label shown with the annotation."`
+	Text   *string  `json:"text" doc:"Text annotations: the text."`
 }
 
 // IDInput names an object by the :id path parameter.
@@ -160,13 +160,13 @@ type IDInput struct {
 
 // ExportInput is the input of canvas.export (GET /api/canvas/export).
 type ExportInput struct {
-	Format *string `json:"format"`
+	Format *string `json:"format" doc:"Export format (jsoncanvas, the only one)." enum:"exportFormats"`
 }
 
 // ImportInput is the input of canvas.import (POST /api/canvas/import): a
 // JSON Canvas document, plus replace to clear the canvas first.
 type ImportInput struct {
-	Nodes   json.RawMessage `json:"nodes"`
-	Edges   json.RawMessage `json:"edges"`
-	Replace *bool           `json:"replace"`
+	Nodes   json.RawMessage `json:"nodes" doc:"JSON Canvas nodes."`
+	Edges   json.RawMessage `json:"edges" doc:"JSON Canvas edges."`
+	Replace *bool           `json:"replace" doc:"true replaces the canvas; otherwise the import is added."`
 }

@@ -36,9 +36,9 @@ type WebviewResizeInput struct {
 // WebviewScreenshotInput is the input of webview.screenshot.
 type WebviewScreenshotInput struct {
 	// Format is png (default), jpeg or webp.
-	Format *string `json:"format"`
+	Format *string `json:"format" doc:"Image format (default png)." enum:"screenshotFormats"`
 	// Quality (0–100) applies to jpeg and webp.
-	Quality *float64 `json:"quality"`
+	Quality *float64 `json:"quality" doc:"JPEG/WebP quality 0\u2013100."`
 }
 
 // WebviewStatus is the automation webview status every surface returns.

@@ -441,4 +441,6 @@ type AxStats struct {
 	DeliveryWaiters int `json:"deliveryWaiters"`
 	// Leases are the active steering leases.
 	Leases int `json:"leases"`
+	// Subscribers are the canvas's event-stream subscribers now.
+	Subscribers int `json:"subscribers"`
 }
