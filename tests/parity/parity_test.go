@@ -17,8 +17,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/pmxcanvas"
+	"github.com/pmxcanvas/pmx-canvas/surfaces/cli"
 	mcpapi "github.com/pmxcanvas/pmx-canvas/surfaces/mcp"
 )
 
@@ -169,7 +172,8 @@ func TestBadInputGetsOneAnswerOnEverySurface(t *testing.T) {
 		}
 	}
 
-	cases := 0
+	cases, cliCases := 0, 0
+	root := cli.NewRoot(io.Discard, io.Discard)
 	for _, op := range messages.Catalog {
 		if skipped[op.Name] || len(op.HTTP) == 0 {
 			continue
@@ -193,6 +197,15 @@ func TestBadInputGetsOneAnswerOnEverySurface(t *testing.T) {
 			if (goAns.ok != httpAns.ok || goAns.class != httpAns.class || goAns.text != httpAns.text) && !trailing {
 				t.Errorf("%s: Go package %v, HTTP %v", name, goAns, httpAns)
 			}
+			if cliAns, ran := viaCLI(root, base, op, bc); ran && !goAns.body {
+				cliCases++
+				// The CLI refuses a value it cannot take in the flag itself,
+				// naming the flag (the reference CLI's words).
+				ownFlag := !goAns.ok && strings.HasPrefix(cliAns.text, "Invalid value for --"+messages.Kebab(bc.field)+":")
+				if !ownFlag && (cliAns.ok != goAns.ok || (!goAns.ok && cliAns.text != goAns.text)) {
+					t.Errorf("%s: CLI %v, Go package %v", name, cliAns, goAns)
+				}
+			}
 			if tl := tools[op.Name]; tl != nil && mcpVisible(tl, bc.input) {
 				mcpAns := viaMCP(caller, tl, bc.input)
 				if goAns.body {
@@ -209,7 +222,10 @@ func TestBadInputGetsOneAnswerOnEverySurface(t *testing.T) {
 	if cases < 100 {
 		t.Fatalf("only %d cases ran; the generator lost its inputs", cases)
 	}
-	t.Logf("%d bad inputs, each the same on every surface", cases)
+	if cliCases < 20 {
+		t.Fatalf("only %d cases ran through the CLI", cliCases)
+	}
+	t.Logf("%d bad inputs, each the same on every surface (%d of them through the CLI too)", cases, cliCases)
 }
 
 func viaGo(srv *pmxcanvas.Server, op *messages.Op, input map[string]any) answer {
@@ -319,4 +335,78 @@ func pathParam(path, field string) bool {
 func jsonText(s string) string {
 	b, _ := json.Marshal(s)
 	return strings.Trim(string(b), `"`)
+}
+
+// viaCLI runs a case through the operation's CLI command when the case is
+// one the command line can carry to the server: an unknown enum value or
+// a number out of bounds, in a flag (a wrong JSON type cannot be typed
+// into a flag: the CLI refuses the text itself, naming the flag; missing
+// arguments get the reference CLI's own usage messages). ran is false for
+// the others.
+func viaCLI(root *cobra.Command, base string, op *messages.Op, bc badCase) (answer, bool) {
+	if !strings.HasPrefix(bc.what, "unknown enum") && !strings.HasPrefix(bc.what, "below min") && !strings.HasPrefix(bc.what, "above max") {
+		return answer{}, false
+	}
+	if cliChecksFirst[op.Name] {
+		return answer{}, false
+	}
+	path, selector := op.CLIPath()
+	if len(selector) > 0 {
+		return answer{}, false
+	}
+	cmd, _, err := root.Find(path)
+	if err != nil {
+		return answer{}, false
+	}
+	args := append([]string(nil), path...)
+	positional, _ := op.CLIArgs()
+	for _, name := range positional {
+		v, ok := bc.input[name]
+		if list, isList := v.([]any); !ok || name == bc.field || isList && len(list) == 0 {
+			return answer{}, false
+		}
+		args = append(args, fmt.Sprint(v))
+	}
+	for name, v := range bc.input {
+		if slicesContains(positional, name) {
+			continue
+		}
+		f, ok := op.Field(name)
+		flag := op.CLIFlag(f)
+		if !ok || flag == "" || flag == "-" || cmd.Flags().Lookup(flag) == nil {
+			return answer{}, false // not offered (source is always cli)
+		}
+		text := fmt.Sprint(v)
+		if _, isStr := v.(string); !isStr {
+			b, _ := json.Marshal(v)
+			text = string(b)
+		}
+		args = append(args, "--"+flag+"="+text)
+	}
+	args = append(args, "--server-url", base)
+	var out, errOut bytes.Buffer
+	if cli.Execute(args, &out, &errOut) == 0 {
+		return answer{ok: true}, true
+	}
+	var e struct {
+		Error string `json:"error"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(errOut.Bytes()), &e) != nil {
+		e.Error = strings.TrimSpace(errOut.String())
+	}
+	return answer{class: 4, text: e.Error}, true
+}
+
+// cliChecksFirst are commands whose reference usage check runs before the
+// request (edge add wants --from or --from-search: "Missing source
+// selector").
+var cliChecksFirst = map[string]bool{"edge.add": true}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
