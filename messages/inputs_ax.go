@@ -66,7 +66,7 @@ type AxWorkCreateInput struct {
 // AxWorkUpdateInput is the input of ax.work.update (PATCH /api/canvas/ax/work/:id).
 // Detail null clears it.
 type AxWorkUpdateInput struct {
-	ID      string      `json:"id" doc:"Work item id (work-...)." pmx:"required,handler"`
+	ID      string      `json:"id" doc:"Work item id (work-...)." pmx:"required"`
 	Title   *string     `json:"title" doc:"New title."`
 	Status  *string     `json:"status" doc:"New status." enum:"workStatuses"`
 	Detail  Opt[string] `json:"detail" doc:"New detail."`
@@ -116,7 +116,7 @@ type AxApprovalRequestInput struct {
 
 // AxResolveInput resolves an approval gate or a mode request.
 type AxResolveInput struct {
-	ID         string  `json:"id" doc:"Approval gate id (appr-...)." pmx:"required,handler"`
+	ID         string  `json:"id" doc:"Approval gate id (appr-...)." pmx:"required"`
 	Decision   *string `json:"decision" doc:"approved or rejected." enum:"decisions" pmx:"required,handler"`
 	Resolution *string `json:"resolution" doc:"Note explaining the decision."`
 	Source     string  `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
@@ -133,7 +133,7 @@ type AxElicitationRequestInput struct {
 // AxElicitationRespondInput is the input of ax.elicitation.respond. A
 // response that is not an object is stored as {}.
 type AxElicitationRespondInput struct {
-	ID       string `json:"id" doc:"Elicitation id (elic-...)." pmx:"required,handler"`
+	ID       string `json:"id" doc:"Elicitation id (elic-...)." pmx:"required"`
 	Response any    `json:"response" doc:"The answer, as an object of field values." pmx:"required,handler" type:"object"`
 	Source   string `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }
@@ -149,7 +149,7 @@ type AxModeRequestInput struct {
 // AxAwaitInput reads a gate, optionally waiting for it to be resolved:
 // waitMs (the HTTP name) or timeoutMs (the MCP name), capped at 120 s.
 type AxAwaitInput struct {
-	ID        string   `json:"id" doc:"Approval gate id (appr-...)." pmx:"required,handler"`
+	ID        string   `json:"id" doc:"Approval gate id (appr-...)." pmx:"required"`
 	WaitMs    *float64 `json:"waitMs" mcp:"-" doc:"Same as timeoutMs (the HTTP name; default 0, reads at once)."`
 	TimeoutMs *float64 `json:"timeoutMs" doc:"How long to wait for a decision, in ms (default 30000, max 120000; 0 reads at once)." min:"0" max:"120000"`
 }
@@ -199,7 +199,7 @@ type AxDeliveryPendingInput struct {
 // AxDeliveryMarkInput is the input of ax.delivery.mark. Consumer makes the
 // mark a compare-and-set on a lease.
 type AxDeliveryMarkInput struct {
-	ID       string `json:"id" doc:"Steering message id (steer-...)." pmx:"required,handler"`
+	ID       string `json:"id" doc:"Steering message id (steer-...)." pmx:"required"`
 	Consumer string `json:"consumer" doc:"Who delivered it; must hold the lease if the row is leased."`
 }
 

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	mcpapi "github.com/pmxcanvas/pmx-canvas/surfaces/mcp"
 )
 
 // A client written by someone else: the official TypeScript MCP SDK lists
@@ -45,7 +47,7 @@ func TestMCPWithTheTypeScriptSDK(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &got); err != nil {
 		t.Fatalf("TypeScript client output: %s", out)
 	}
-	if got.Server.Name != "pmx-canvas" || got.ToolCount != 83 || !got.HasCanvasNode {
+	if got.Server.Name != "pmx-canvas" || got.ToolCount != len(mcpapi.ListOrder()) || !got.HasCanvasNode {
 		t.Fatalf("TypeScript client saw %+v", got)
 	}
 	if got.IsError || !strings.Contains(got.Text, "From the TypeScript SDK") {

@@ -104,13 +104,14 @@ func TestAxAwaitReadsAndMissingGates(t *testing.T) {
 				{c.legacy, `{"id":"nope","timeoutMs":0}`},
 				{c.legacy, `{"id":"nope"}`},
 				{"canvas_ax_gate", `{"kind":"` + c.kind + `","action":"await","id":"nope"}`},
-				{"canvas_ax_gate", `{"kind":"` + c.kind + `","action":"await"}`},
 			} {
 				r := h.call(call[0], call[1])
 				if r.IsError || r.Text != missing {
 					t.Fatalf("%s %s: %+v", call[0], call[1], r)
 				}
 			}
+			// No id at all is refused by name, as over HTTP.
+			h.sameAsOp("canvas_ax_gate", `{"kind":"`+c.kind+`","action":"await"}`)
 			id := c.open(h)
 			// timeoutMs 0 reads at once; composite and legacy agree byte for byte.
 			text := h.sameAs(c.legacy, `{"id":"`+id+`","timeoutMs":0}`, "canvas_ax_gate", `{"kind":"`+c.kind+`","action":"await","id":"`+id+`","timeoutMs":0}`, false)
