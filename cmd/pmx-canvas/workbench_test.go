@@ -88,7 +88,18 @@ func drag(t *testing.T, page *rod.Page, fromX, fromY, dx, dy float64) {
 
 func click(t *testing.T, page *rod.Page, selector string, count int) {
 	t.Helper()
+	// The HUD settles after the first layout (its counts text changes
+	// width, which moves the buttons beside it): click where the element
+	// is the one under the pointer, or a loaded machine clicks beside it.
+	deadline := time.Now().Add(5 * time.Second)
 	x, y, _ := box(t, page, selector)
+	for js(t, page, fmt.Sprintf(`const e = document.elementFromPoint(%v, %v); return e && e.closest(%q) ? "hit" : ""`, x, y, selector)) != "hit" {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is not under the pointer at (%v, %v)", selector, x, y)
+		}
+		time.Sleep(50 * time.Millisecond)
+		x, y, _ = box(t, page, selector)
+	}
 	if err := page.Mouse.MoveTo(proto.Point{X: x, Y: y}); err != nil {
 		t.Fatal(err)
 	}
