@@ -80,10 +80,14 @@ type Op struct {
 
 // MCPBinding is an operation's MCP tool: its name and description; its
 // arguments are the operation's input fields and its result the reply
-// body.
+// body. With Composite and Action, the tool is also that action of an
+// existing composite tool (canvas_edge action "list"), which then
+// advertises its fields as it does its other actions'.
 type MCPBinding struct {
 	Tool        string
 	Description string
+	Composite   string
+	Action      string
 }
 
 // Parker is implemented by inputs of Parks operations: Park reports how

@@ -21,6 +21,12 @@ func opFields(opName string, adjust ...fieldAdjust) []Field {
 	if !ok {
 		panic("mcp: opFields: unknown operation " + opName)
 	}
+	return fieldsOf(op, adjust...)
+}
+
+// fieldsOf is opFields for an operation in hand.
+func fieldsOf(op *messages.Op, adjust ...fieldAdjust) []Field {
+	opName := op.Name
 	var out []Field
 	t := reflect.TypeOf(op.NewInput()).Elem()
 	hidden := mcpHidden(t)

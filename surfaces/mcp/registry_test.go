@@ -2,6 +2,7 @@ package mcpapi_test
 
 import (
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
@@ -58,5 +59,37 @@ func TestRemoveNodeRunsTheOperation(t *testing.T) {
 	r := h.call("canvas_remove_node", `{"id":"status-main"}`)
 	if r.IsError || r.Text != `{"ok":true,"removed":"status-main","revision":2}` {
 		t.Fatalf("remove: %+v", r)
+	}
+}
+
+// A catalog operation bound to a composite action becomes that action: the
+// selector lists it, the composite advertises its fields, and its tool is
+// marked deprecated in favour of the composite.
+func TestBoundOperationJoinsItsComposite(t *testing.T) {
+	op := *messages.Catalog[0] // any input type will do
+	op.Name = "test.bound"
+	op.HTTP = nil
+	op.MCP = &messages.MCPBinding{Tool: "canvas_test_bound", Description: "Test.", Composite: "canvas_query", Action: "bound"}
+	saved := messages.Catalog
+	messages.Catalog = append(append([]*messages.Op(nil), saved...), &op)
+	t.Cleanup(func() { messages.Catalog = saved })
+
+	reg, err := mcpapi.NewRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := reg.Tool("canvas_query")
+	if d := c.Discriminators[0]; d.Values[len(d.Values)-1] != "bound" || !strings.HasSuffix(d.Description, "| bound.") {
+		t.Fatalf("selector %+v", d)
+	}
+	member, ok := reg.Tool("canvas_test_bound")
+	if !ok || !strings.HasPrefix(member.Description, `Deprecated: use canvas_query with action "bound".`) {
+		t.Fatalf("member %+v", member)
+	}
+	// A fresh registry without the binding is unchanged (definitions are shared).
+	messages.Catalog = saved
+	plain, _ := mcpapi.NewRegistry()
+	if c, _ := plain.Tool("canvas_query"); c.Discriminators[0].Values[len(c.Discriminators[0].Values)-1] == "bound" {
+		t.Fatal("the binding leaked into the shared definition")
 	}
 }

@@ -237,10 +237,45 @@ func (r *Registry) addBoundTools() error {
 		if _, taken := r.byName[b.Tool]; taken {
 			return fmt.Errorf("mcp: %s binds tool %s, which is already defined", op.Name, b.Tool)
 		}
-		t := &Tool{Name: b.Tool, Description: b.Description, Fields: opFields(op.Name), Op: op.Name}
+		t := &Tool{Name: b.Tool, Description: b.Description, Fields: fieldsOf(op), Op: op.Name}
 		r.tools = append(r.tools, t)
 		r.byName[t.Name] = t
+		if b.Composite != "" {
+			if err := r.joinComposite(b, t); err != nil {
+				return fmt.Errorf("mcp: %s: %w", op.Name, err)
+			}
+		}
 	}
+	return nil
+}
+
+// joinComposite makes a bound tool an action of its composite: the
+// action is added to the composite's selector (values and the "Operation
+// to perform" description) before the composite derives its fields.
+func (r *Registry) joinComposite(b *messages.MCPBinding, t *Tool) error {
+	shared, ok := r.byName[b.Composite]
+	if !ok || len(shared.Actions) == 0 || len(shared.Discriminators) != 1 {
+		return fmt.Errorf("%s is not a single-selector composite", b.Composite)
+	}
+	// The definition is shared by every registry: this one gets a copy.
+	c := new(Tool)
+	*c = *shared
+	c.Discriminators = append([]Discriminator(nil), shared.Discriminators...)
+	r.byName[c.Name] = c
+	for i, lt := range r.tools {
+		if lt == shared {
+			r.tools[i] = c
+		}
+	}
+	d := &c.Discriminators[0]
+	for _, v := range d.Values {
+		if v == b.Action {
+			return fmt.Errorf("%s already has action %q", c.Name, b.Action)
+		}
+	}
+	d.Values = append(append([]string(nil), d.Values...), b.Action)
+	d.Description = "Operation to perform: " + strings.Join(d.Values, " | ") + "."
+	c.Actions = append(append([]Action(nil), c.Actions...), Action{Name: b.Action, Tool: t.Name})
 	return nil
 }
 
