@@ -1,9 +1,6 @@
 package messages
 
-import (
-	"reflect"
-	"strings"
-)
+import "strings"
 
 // CLIBinding is how an operation appears on the command line. Every part is
 // optional, so an operation with no binding still gets a command:
@@ -70,7 +67,7 @@ func (op *Op) CLIArgs() (fields []string, rest bool) {
 // the binding's name, else the JSON name in kebab case; "" when the field
 // has no flag (cli:"-", "-" in the binding, or a positional argument).
 func (op *Op) CLIFlag(f Field) string {
-	if op.cliHidden(f) {
+	if f.OmittedFrom("cli") {
 		return ""
 	}
 	args, _ := op.CLIArgs()
@@ -88,10 +85,6 @@ func (op *Op) CLIFlag(f Field) string {
 		}
 	}
 	return Kebab(f.Name)
-}
-
-func (op *Op) cliHidden(f Field) bool {
-	return reflect.TypeOf(op.NewInput()).Elem().FieldByIndex(f.index).Tag.Get("cli") == "-"
 }
 
 // Kebab writes a camelCase name in kebab case (toolName → tool-name); an

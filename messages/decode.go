@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 var boolType = reflect.TypeOf(true)
@@ -129,47 +128,16 @@ func jsonPath(field string) string {
 	return strings.Join(out, ".")
 }
 
-// fieldTypes caches json-name -> field type per input type.
-var fieldTypes sync.Map // reflect.Type -> map[string]reflect.Type
-
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	if cached, ok := fieldTypes.Load(t); ok {
-		return cached.(map[string]reflect.Type)
-	}
-	out := map[string]reflect.Type{}
-	var walk func(reflect.Type)
-	walk = func(st reflect.Type) {
-		for i := 0; i < st.NumField(); i++ {
-			f := st.Field(i)
-			if f.Anonymous && f.Type.Kind() == reflect.Struct {
-				walk(f.Type)
-				continue
-			}
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name == "" || name == "-" {
-				continue
-			}
-			if _, taken := out[name]; !taken {
-				out[name] = f.Type
-			}
-		}
-	}
-	walk(t)
-	fieldTypes.Store(t, out)
-	return out
-}
-
 // QueryValue converts one query-string value to JSON for the field of the
 // same name: numbers and booleans are parsed (a bad one is a 400 naming the
 // field), arrays and objects may be passed as JSON text, strings stay
 // strings. Keys the input does not declare are passed through as strings.
 func (op *Op) QueryValue(key, value string) (json.RawMessage, *Error) {
-	t := reflect.TypeOf(op.NewInput()).Elem()
-	ft, ok := jsonFields(t)[key]
+	f, ok := op.Field(key)
 	if !ok {
 		return mustJSON(value), nil
 	}
-	base := ft
+	base := f.Type
 	for base.Kind() == reflect.Pointer {
 		base = base.Elem()
 	}

@@ -45,8 +45,13 @@ type Field struct {
 	// JSONType is the advertised type override (type tag), or "".
 	JSONType string
 
-	index []int // the field's path in the input struct
+	index []int             // the field's path in the input struct
+	tag   reflect.StructTag // its tags, for the surfaces' own (cli, mcp)
 }
+
+// OmittedFrom reports whether the field is tagged surface:"-" (mcp:"-",
+// cli:"-"): an input that surface does not offer.
+func (f Field) OmittedFrom(surface string) bool { return f.tag.Get(surface) == "-" }
 
 // Fields lists the operation's input properties in declaration order
 // (embedded structs flattened where they appear).
@@ -96,7 +101,7 @@ func FieldsOf(t reflect.Type) []Field {
 }
 
 func fieldOf(owner reflect.Type, sf reflect.StructField, name string) Field {
-	f := Field{Name: name, Doc: sf.Tag.Get("doc"), Type: sf.Type, JSONType: sf.Tag.Get("type")}
+	f := Field{Name: name, Doc: sf.Tag.Get("doc"), Type: sf.Type, JSONType: sf.Tag.Get("type"), tag: sf.Tag}
 	if e := sf.Tag.Get("enum"); e != "" {
 		list, ok := Enums[e]
 		if !ok {

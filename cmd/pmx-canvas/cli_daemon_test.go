@@ -6,7 +6,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -37,21 +36,7 @@ func dwEnv(extra ...string) []string {
 // dwRun runs the binary in dir and returns its exit code and output.
 func dwRun(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
-	cmd.Dir = dir
-	cmd.Env = dwEnv()
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
-	return code, out.String(), errOut.String()
+	return discRun(t, dir, nil, args...)
 }
 
 // dwJSON decodes one JSON document.

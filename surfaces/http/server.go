@@ -169,7 +169,7 @@ func emptyPathParam(method, path string) (*messages.Op, bool) {
 			if r.Method != method {
 				continue
 			}
-			if _, ok := matchEmpty(strings.Split(r.Path, "/"), segs); ok {
+			if ok, empty := matchRoute(r.Path, segs); ok && empty {
 				return o, true
 			}
 		}
@@ -177,24 +177,22 @@ func emptyPathParam(method, path string) (*messages.Op, bool) {
 	return nil, false
 }
 
-// matchEmpty matches segs against a route pattern and returns the first
-// parameter whose segment is empty (ok only when there is one).
-func matchEmpty(pattern, segs []string) (string, bool) {
+// matchRoute matches path segments against a route's pattern: ok when
+// every literal segment matches, empty when a parameter's segment is "".
+func matchRoute(route string, segs []string) (ok, empty bool) {
+	pattern := strings.Split(route, "/")
 	if len(pattern) != len(segs) {
-		return "", false
+		return false, false
 	}
-	empty := ""
 	for i, p := range pattern {
 		switch {
 		case strings.HasPrefix(p, ":"):
-			if segs[i] == "" && empty == "" {
-				empty = strings.TrimPrefix(p, ":")
-			}
+			empty = empty || segs[i] == ""
 		case p != segs[i]:
-			return "", false
+			return false, false
 		}
 	}
-	return empty, empty != ""
+	return true, empty
 }
 
 // allowedMethods lists the methods the catalog serves on path.
@@ -211,18 +209,7 @@ func allowedMethods(path string) []string {
 	}
 	for _, op := range messages.Catalog {
 		for _, r := range op.HTTP {
-			pattern := strings.Split(r.Path, "/")
-			if len(pattern) != len(segs) {
-				continue
-			}
-			match := true
-			for i, p := range pattern {
-				if !strings.HasPrefix(p, ":") && p != segs[i] {
-					match = false
-					break
-				}
-			}
-			if match {
+			if ok, _ := matchRoute(r.Path, segs); ok {
 				add(r.Method)
 			}
 		}

@@ -2,8 +2,6 @@ package mcpapi
 
 import (
 	"fmt"
-	"reflect"
-	"strings"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
@@ -14,8 +12,8 @@ import (
 // operation decodes and validates the arguments (Check ByOp), so a tool
 // says and refuses exactly what HTTP, the CLI and the Go package do.
 //
-// Adjustments are UX only: a tool that shows a subset (only), or a
-// different required set (required), or its own wording (described).
+// Adjustments are UX only: a tool that shows a subset (only) or a
+// different required set (required).
 func opFields(opName string, adjust ...fieldAdjust) []Field {
 	op, ok := messages.Lookup(opName)
 	if !ok {
@@ -28,10 +26,8 @@ func opFields(opName string, adjust ...fieldAdjust) []Field {
 func fieldsOf(op *messages.Op, adjust ...fieldAdjust) []Field {
 	opName := op.Name
 	var out []Field
-	t := reflect.TypeOf(op.NewInput()).Elem()
-	hidden := mcpHidden(t)
 	for _, mf := range op.Fields() {
-		if hidden[mf.Name] {
+		if mf.OmittedFrom("mcp") {
 			continue
 		}
 		s := schemaObj(mf.Schema())
@@ -73,20 +69,6 @@ func required(names ...string) fieldAdjust {
 	}
 }
 
-// described gives one field the tool's own description.
-func described(name, doc string) fieldAdjust {
-	return func(op string, fields []Field) []Field {
-		mustField(op, fields, name)
-		for i := range fields {
-			if fields[i].Name == name {
-				fields[i].Schema = fields[i].Schema.With("description", doc)
-				fields[i].Loose = fields[i].Schema
-			}
-		}
-		return fields
-	}
-}
-
 func mustField(op string, fields []Field, name string) Field {
 	for _, f := range fields {
 		if f.Name == name {
@@ -94,28 +76,6 @@ func mustField(op string, fields []Field, name string) Field {
 		}
 	}
 	panic(fmt.Sprintf("mcp: %s has no MCP field %q", op, name))
-}
-
-// mcpHidden lists the input properties tagged mcp:"-" (HTTP-only inputs
-// such as a view selector the tool sets itself).
-func mcpHidden(t reflect.Type) map[string]bool {
-	out := map[string]bool{}
-	var walk func(reflect.Type)
-	walk = func(st reflect.Type) {
-		for i := 0; i < st.NumField(); i++ {
-			f := st.Field(i)
-			if f.Anonymous && f.Type.Kind() == reflect.Struct {
-				walk(f.Type)
-				continue
-			}
-			if f.Tag.Get("mcp") == "-" {
-				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-				out[name] = true
-			}
-		}
-	}
-	walk(t)
-	return out
 }
 
 // schemaObj renders a messages.Schema as an ordered schema object.

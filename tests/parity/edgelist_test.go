@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"testing"
 
@@ -19,12 +18,7 @@ import (
 // handler); this test proves it is reachable, with one answer, over HTTP,
 // MCP, the CLI and the Go package, on good input and bad.
 func TestEdgeListOnEverySurface(t *testing.T) {
-	srv, err := pmxcanvas.Start(pmxcanvas.Options{Workspace: t.TempDir(), Host: "127.0.0.1", Port: 0,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close(context.Background()) })
+	srv := startServer(t)
 	ctx := context.Background()
 	c := srv.Canvas()
 	var ids []string

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -152,13 +153,20 @@ func (a answer) String() string {
 // operations whose input is a whole document the domain parses itself.
 var skipped = map[string]bool{"webview.start": true, "webview.screenshot": true}
 
-func TestBadInputGetsOneAnswerOnEverySurface(t *testing.T) {
+// startServer runs a server with HTTP on a loopback port, closed with the test.
+func startServer(t *testing.T) *pmxcanvas.Server {
+	t.Helper()
 	srv, err := pmxcanvas.Start(pmxcanvas.Options{Workspace: t.TempDir(), Host: "127.0.0.1", Port: 0,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close(context.Background()) })
+	return srv
+}
+
+func TestBadInputGetsOneAnswerOnEverySurface(t *testing.T) {
+	srv := startServer(t)
 	base := "http://" + srv.Addr().String()
 	reg, err := mcpapi.NewRegistry()
 	if err != nil {
@@ -368,7 +376,7 @@ func viaCLI(root *cobra.Command, base string, op *messages.Op, bc badCase) (answ
 		args = append(args, fmt.Sprint(v))
 	}
 	for name, v := range bc.input {
-		if slicesContains(positional, name) {
+		if slices.Contains(positional, name) {
 			continue
 		}
 		f, ok := op.Field(name)
@@ -401,12 +409,3 @@ func viaCLI(root *cobra.Command, base string, op *messages.Op, bc badCase) (answ
 // request (edge add wants --from or --from-search: "Missing source
 // selector").
 var cliChecksFirst = map[string]bool{"edge.add": true}
-
-func slicesContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
