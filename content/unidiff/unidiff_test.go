@@ -8,9 +8,11 @@ import (
 	"testing"
 )
 
-func ctx(old, new int, text string) Line { return Line{Kind: KindContext, Text: text, Old: old, New: new} }
-func add(new int, text string) Line      { return Line{Kind: KindAdd, Text: text, New: new} }
-func del(old int, text string) Line      { return Line{Kind: KindRemove, Text: text, Old: old} }
+func ctx(old, new int, text string) Line {
+	return Line{Kind: KindContext, Text: text, Old: old, New: new}
+}
+func add(new int, text string) Line { return Line{Kind: KindAdd, Text: text, New: new} }
+func del(old int, text string) Line { return Line{Kind: KindRemove, Text: text, Old: old} }
 
 // lines joins its arguments with "\n" and ends the result with one.
 func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
