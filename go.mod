@@ -17,6 +17,7 @@ require (
 	github.com/valyala/fasthttp v1.51.0
 	github.com/ysmood/leakless v0.9.0
 	github.com/yuin/goldmark v1.8.7
+	golang.org/x/image v0.48.0
 	golang.org/x/net v0.61.0
 )
 
