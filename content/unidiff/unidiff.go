@@ -244,11 +244,8 @@ func (p *parser) parse() error {
 		switch {
 		case strings.HasPrefix(line, "diff --git "):
 			p.sc.next()
-			f, err := p.gitFile(line)
-			if err != nil {
-				return err
-			}
-			if cur, err = p.add(f); err != nil {
+			var err error
+			if cur, err = p.add(p.gitFile(line)); err != nil {
 				return err
 			}
 		case strings.HasPrefix(line, "diff --cc ") || strings.HasPrefix(line, "diff --combined "):
@@ -327,7 +324,7 @@ func (p *parser) minusPlus(f *File) {
 }
 
 // gitFile parses the extended header lines that follow "diff --git".
-func (p *parser) gitFile(header string) (*File, error) {
+func (p *parser) gitFile(header string) *File {
 	f := &File{}
 	f.OldPath, f.NewPath = gitHeaderPaths(header[len("diff --git "):])
 	var added, deleted, renamed, copied bool
@@ -383,7 +380,7 @@ func (p *parser) gitFile(header string) (*File, error) {
 	default:
 		f.Status = StatusModified
 	}
-	return f, nil
+	return f
 }
 
 // extendedHeader recognises one of git's extended header lines.
@@ -430,12 +427,6 @@ func (p *parser) hunk(f *File) error {
 	}
 	oldLeft, newLeft := h.OldLines, h.NewLines
 	oldNo, newNo := h.OldStart, h.NewStart
-	if h.OldLines == 0 {
-		oldNo++ // an empty side's start names the line before the hunk
-	}
-	if h.NewLines == 0 {
-		newNo++
-	}
 	for oldLeft > 0 || newLeft > 0 {
 		line, ok := p.sc.peek(0)
 		if !ok || p.sc.atNextFile() {
@@ -504,8 +495,12 @@ func (p *parser) hunk(f *File) error {
 		if i := strings.Index(header[3:], " @@"); i >= 0 {
 			rng = header[:3+i+3]
 		}
-		return fmt.Errorf("unidiff: %s hunk %d (%s): header says %d %s lines, found %d",
-			name, len(f.Hunks)+1, rng, want, side, got)
+		lines := "lines"
+		if want == 1 {
+			lines = "line"
+		}
+		return fmt.Errorf("unidiff: %s hunk %d (%s): header says %d %s %s, found %d",
+			name, len(f.Hunks)+1, rng, want, side, lines, got)
 	}
 	f.Hunks = append(f.Hunks, *h)
 	return nil

@@ -450,7 +450,7 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "hunk longer than its header",
 			in:   lines("--- a/x", "+++ b/x", "@@ -1 +1 @@", "-a", "+b", "+c"),
-			want: "unidiff: x hunk 1 (@@ -1 +1 @@): header says 1 new lines, found 2",
+			want: "unidiff: x hunk 1 (@@ -1 +1 @@): header says 1 new line, found 2",
 		},
 		{
 			name: "hunk header without numbers",
