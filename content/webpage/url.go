@@ -68,9 +68,15 @@ func hasScheme(s string) bool {
 	return false
 }
 
-// parseSpecial parses s with the WHATWG basic URL parser for the http and
-// https schemes and returns its serialization. It returns ("", true) for a
-// URL whose scheme is something else and ok=false when s is not a URL.
+// defaultPorts are the special schemes of the standard but "file", whose
+// URLs have the same syntax, and their default ports.
+var defaultPorts = map[string]int{"http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21}
+
+// parseSpecial parses s with the WHATWG basic URL parser for special
+// schemes and returns its serialization. It returns ("", true) for a URL
+// that is valid but not http(s), and ok=false when s is not a URL. Only
+// URLs with special schemes are checked for validity; any other scheme
+// (mailto:, javascript:, file:) is taken to be valid.
 func parseSpecial(s string) (serialized string, ok bool) {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.TrimFunc(s, func(r rune) bool { return r <= 0x20 })
@@ -85,7 +91,7 @@ func parseSpecial(s string) (serialized string, ok bool) {
 	}
 	colon := strings.IndexByte(s, ':')
 	scheme := strings.ToLower(s[:colon])
-	if scheme != "http" && scheme != "https" {
+	if _, special := defaultPorts[scheme]; !special {
 		return "", true
 	}
 	rest := strings.TrimLeft(s[colon+1:], `/\`)
@@ -153,6 +159,9 @@ func parseSpecial(s string) (serialized string, ok bool) {
 		b.WriteByte('#')
 		b.WriteString(percentEncode(fragment, fragmentSet))
 	}
+	if scheme != "http" && scheme != "https" {
+		return "", true
+	}
 	return b.String(), true
 }
 
@@ -191,17 +200,18 @@ func parsePort(p, scheme string) (string, bool) {
 			return "", false
 		}
 	}
-	if (scheme == "http" && n == 80) || (scheme == "https" && n == 443) {
+	if n == defaultPorts[scheme] {
 		return "", true
 	}
 	return strconv.Itoa(n), true
 }
 
 // uts46 is the WHATWG "domain to ASCII" with beStrict false: no STD3 rules,
-// no hyphen or DNS length checks, non-transitional processing.
+// no hyphen or DNS length checks, non-transitional processing. It leaves
+// out the Bidi rule, which x/net applies more strictly than browsers do
+// (it refuses "1مثال.com"); a name that breaks it cannot resolve anyway.
 var uts46 = idna.New(
 	idna.MapForLookup(),
-	idna.BidiRule(),
 	idna.CheckJoiners(true),
 	idna.CheckHyphens(false),
 	idna.StrictDomainName(false),

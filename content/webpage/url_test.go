@@ -35,6 +35,7 @@ func TestNormalizeURL(t *testing.T) {
 		{"https://example.com/a\tb\nc", "https://example.com/abc"},
 		{"https://b\u00fccher.de/", "https://xn--bcher-kva.de/"},
 		{"https://\uff25xample.com/", "https://example.com/"},
+		{"https://1\u0645\u062b\u0627\u0644.com/", "https://xn--1-zmcl5hc.com/"}, // as browsers have it
 		{"https://ex%61mple.com/", "https://example.com/"},
 		{"https://example.com./", "https://example.com./"},
 		{"http://0x7f.1/", "http://127.0.0.1/"},
@@ -79,6 +80,9 @@ func TestNormalizeURLErrors(t *testing.T) {
 		{"https://ex%ffample.com/", msgInvalidURL},
 		{"https://xn--a.com/", msgInvalidURL},
 		{"ftp://example.com/", msgSchemeURL},
+		{"ftp://", msgInvalidURL}, // a special scheme: checked, as the reference's URL parser does
+		{"ws://exa mple.com/", msgInvalidURL},
+		{"wss://example.com:443/", msgSchemeURL},
 		{"javascript:alert(1)", msgSchemeURL},
 		{"mailto:someone@example.com", msgSchemeURL},
 		{"file:///etc/passwd", msgSchemeURL},
