@@ -188,7 +188,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Snapshot, error) {
 	fctx, cancel := context.WithTimeoutCause(ctx, f.timeout, errTimedOut)
 	defer cancel()
 
-	req, err := http.NewRequestWithContext(fctx, http.MethodGet, u, nil)
+	req, err := http.NewRequestWithContext(fctx, http.MethodGet, requestURL(u), nil)
 	if err != nil {
 		return nil, &FetchError{Kind: KindBadURL, Msg: msgInvalidURL, Err: err}
 	}
@@ -242,6 +242,27 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Snapshot, error) {
 	snap.FetchedAt = f.now()
 	return snap, nil
 }
+
+// requestURL is the URL to send for the normalized URL u: without its
+// fragment, and with each "%" that starts no escape written "%25", since
+// the standard keeps such a "%" but net/url refuses it.
+func requestURL(u string) string {
+	u, _, _ = strings.Cut(u, "#")
+	if !strings.Contains(u, "%") {
+		return u
+	}
+	var b strings.Builder
+	for i := 0; i < len(u); i++ {
+		if u[i] == '%' && !(i+2 < len(u) && isHex(u[i+1]) && isHex(u[i+2])) {
+			b.WriteString("%25")
+			continue
+		}
+		b.WriteByte(u[i])
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool { _, ok := digitValue(c); return ok }
 
 // statusLine is "<code> <reason>", the reason being the server's or, when
 // it sent none, the standard text for the code.

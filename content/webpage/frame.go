@@ -18,8 +18,8 @@ func frameBlocking(h http.Header) (bool, *string) {
 	sawFrameAncestors := false
 	for _, policy := range h.Values("Content-Security-Policy") {
 		for _, directive := range strings.Split(policy, ";") {
-			fields := strings.Fields(directive)
-			if len(fields) == 0 || !strings.EqualFold(fields[0], "frame-ancestors") {
+			fields := strings.FieldsFunc(directive, isASCIISpace)
+			if len(fields) == 0 || strings.ToLower(fields[0]) != "frame-ancestors" {
 				continue
 			}
 			sawFrameAncestors = true
@@ -55,7 +55,7 @@ func frameAncestorsBlock(sources []string) (string, bool) {
 		return "Content-Security-Policy frame-ancestors with no sources forbids showing this page in a frame.", true
 	}
 	for _, s := range sources {
-		if strings.EqualFold(s, "'none'") {
+		if strings.ToLower(s) == "'none'" {
 			return "Content-Security-Policy frame-ancestors 'none' forbids showing this page in a frame.", true
 		}
 	}
@@ -67,4 +67,9 @@ func frameAncestorsBlock(sources []string) (string, bool) {
 	}
 	return "Content-Security-Policy frame-ancestors " + strings.Join(sources, " ") +
 		" likely forbids showing this page in a frame on the canvas.", true
+}
+
+// isASCIISpace is white space as CSP has it: ASCII only.
+func isASCIISpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\f' || r == '\r'
 }
