@@ -84,7 +84,8 @@ func (p Policy) compile() (*compiledPolicy, error) {
 			c.prefixes = append(c.prefixes, pfx.Masked())
 		default:
 			if a, err := netip.ParseAddr(strings.Trim(e, "[]")); err == nil {
-				c.prefixes = append(c.prefixes, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+				a = a.Unmap().WithZone("")
+				c.prefixes = append(c.prefixes, netip.PrefixFrom(a, a.BitLen()))
 				continue
 			}
 			name := canonicalHost(e)

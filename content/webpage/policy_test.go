@@ -182,6 +182,15 @@ func TestPolicyCheck(t *testing.T) {
 			t.Errorf("check(%s) = %v, want refused as %s", tt.addr, err, tt.what)
 		}
 	}
+	zoned, err := Policy{Allow: []string{"fe80::1%eth0", "::ffff:10.0.0.1"}}.compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []string{"fe80::1%eth1", "10.0.0.1"} {
+		if err := zoned.check("h", netip.MustParseAddr(a)); err != nil {
+			t.Errorf("check(%s) with it allowed = %v", a, err)
+		}
+	}
 	all, _ := Policy{AllowPrivate: true}.compile()
 	if err := all.check("localhost", netip.MustParseAddr("127.0.0.1")); err != nil {
 		t.Errorf("AllowPrivate check = %v, want allowed", err)
@@ -198,6 +207,7 @@ func TestPolicyAllowEntries(t *testing.T) {
 		{"fd00::/8", true},
 		{"[::1]", true},
 		{"10.0.0.5", true},
+		{"fe80::1%eth0", true},
 		{"intranet.corp", true},
 		{"", true},
 		{"10.0.0.0/33", false},
