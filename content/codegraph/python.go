@@ -25,7 +25,15 @@ func pythonImports(name, content string) ([]Import, error) {
 		return nil, fmt.Errorf("codegraph: python grammar for %s: %w", name, err)
 	}
 	src := []byte(content)
-	tree := p.Parse(src, nil)
+	// Parse copies each chunk the reader returns into C memory; bounded
+	// chunks keep that linear (Parser.Parse hands over the whole rest of
+	// the text each time).
+	tree := p.ParseWithOptions(func(i int, _ sitter.Point) []byte {
+		if i >= len(src) {
+			return nil
+		}
+		return src[i:min(i+pyChunk, len(src))]
+	}, nil, nil)
 	if tree == nil {
 		return nil, fmt.Errorf("codegraph: python parser gave no tree for %s", name)
 	}
@@ -35,21 +43,18 @@ func pythonImports(name, content string) ([]Import, error) {
 	root := tree.RootNode()
 	c := root.Walk()
 	defer c.Close()
-	// Depth-first walk that does not descend into an import statement.
+	// Depth-first over statements only: every node visited costs a cgo
+	// call, and imports are statements, so expressions are not entered.
 	for {
 		n := c.Node()
-		descend := true
-		switch n.Kind() {
+		kind := n.Kind()
+		switch kind {
 		case "import_statement":
 			pyImportStatement(n, src, &set)
-			descend = false
 		case "import_from_statement":
 			pyFromStatement(n, src, &set)
-			descend = false
-		case "string", "comment":
-			descend = false
 		}
-		if descend && c.GotoFirstChild() {
+		if pyContainers[kind] && c.GotoFirstChild() {
 			continue
 		}
 		for !c.GotoNextSibling() {
@@ -63,6 +68,21 @@ done:
 		return set.list, fmt.Errorf("codegraph: python syntax error in %s at %s", name, firstPyError(root))
 	}
 	return set.list, nil
+}
+
+// pyChunk is how many bytes of source the parser reads at a time.
+const pyChunk = 16 << 10
+
+// pyContainers are the node kinds that may hold statements, directly or
+// through a block; ERROR nodes too, since tree-sitter keeps the statements
+// it recovered inside them.
+var pyContainers = map[string]bool{
+	"module": true, "block": true, "ERROR": true,
+	"if_statement": true, "elif_clause": true, "else_clause": true,
+	"for_statement": true, "while_statement": true, "with_statement": true,
+	"try_statement": true, "except_clause": true, "except_group_clause": true, "finally_clause": true,
+	"function_definition": true, "class_definition": true, "decorated_definition": true,
+	"match_statement": true, "case_clause": true,
 }
 
 // pyImportStatement handles "import a.b, c as d".

@@ -22,6 +22,8 @@ func TestImportsPython(t *testing.T) {
 			[]string{"import json", "from yaml [safe_load]", "import toml"}},
 		{"strings and comments do not count", "s = 'import os'\nt = \"\"\"\nimport sys\nfrom a import b\n\"\"\"\nu = f'{x} import y'\nv = rb'import z'\n# import w\n",
 			[]string{}},
+		{"inside class, with, match and decorated function", "class C:\n    import a\n    with x:\n        import b\n@d\ndef f():\n    match v:\n        case 1:\n            import c\n",
+			[]string{"import a", "import b", "import c"}},
 		{"__future__ is not a module", "from __future__ import annotations\nimport os\n", []string{"import os"}},
 		{"repeats collapse", "import os\nimport os\n", []string{"import os"}},
 	}
