@@ -62,8 +62,10 @@ func languageOf(p string) language {
 // another extension has no imports and no error.
 //
 // A syntax error does not discard what was found: the result is the
-// imports that could be read (none, for JS/TS, whose parser stops at the
-// first error) together with an error that names the file and the place.
+// imports that could be read together with an error that names the file
+// and the place. For JS/TS that is none after a syntax error, where
+// esbuild's parser stops, but all of them after an error it reports and
+// parses on (a symbol declared twice, a top-level return in a module).
 func Imports(path, content string) ([]Import, error) {
 	switch languageOf(path) {
 	case langJS:

@@ -80,7 +80,7 @@ const c = import(` + "`./const-template`" + `);
 		{"import attributes", "a.js", "import data from './d.json' with { type: 'json' };\n",
 			[]string{"import-statement ./d.json"}},
 		{"top-level await", "a.mjs", "const m = await import('./tla');\n", []string{"dynamic-import ./tla"}},
-		{"commonjs module", "a.cjs", "const x = require('./x.cjs');\nmodule.exports = x;\n", []string{"require-call ./x.cjs"}},
+		{"commonjs module with a top-level return", "a.cjs", "const x = require('./x.cjs');\nif (!x) return;\nmodule.exports = x;\n", []string{"require-call ./x.cjs"}},
 		{"import.meta is not an import", "a.js", "console.log(import.meta.url);\n", []string{}},
 	}
 	for _, tt := range tests {
@@ -99,10 +99,13 @@ const c = import(` + "`./const-template`" + `);
 func TestImportsJSSyntaxError(t *testing.T) {
 	tests := []struct {
 		name, path, src, wantErr string
+		want                     []string
 	}{
-		{"broken expression", "src/a.ts", "import { a } from './a';\nconst x = ;\n", "src/a.ts:2:11"},
-		{"jsx in .ts", "b.ts", "import './b';\nconst el = <div/>;\n", "b.ts:2:"},
-		{"unterminated string", "c.js", "import './c';\nconst s = 'abc\n", "c.js:2:"},
+		{"broken expression", "src/a.ts", "import { a } from './a';\nconst x = ;\n", "src/a.ts:2:11", []string{}},
+		{"jsx in .ts", "b.ts", "import './b';\nconst el = <div/>;\n", "b.ts:2:", []string{}},
+		{"unterminated string", "c.js", "import './c';\nconst s = 'abc\n", "c.js:2:", []string{}},
+		{"declared twice: esbuild parses on", "d.ts", "import './x';\nconst a = 1;\nconst a = 2;\nrequire('./y');\n", "d.ts:3:7",
+			[]string{"import-statement ./x", "require-call ./y"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -112,6 +115,9 @@ func TestImportsJSSyntaxError(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("error %q does not name %q", err, tt.wantErr)
+			}
+			if got := specs(imps); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("imports %q, want %q", got, tt.want)
 			}
 		})
 	}
