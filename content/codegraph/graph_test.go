@@ -199,3 +199,22 @@ func TestAnalyzerCache(t *testing.T) {
 		t.Errorf("edges after the change = %v, want %v", g.Edges, want)
 	}
 }
+
+// Every node showing a path imports, and is imported, on its own; a
+// trailing slash on the root changes nothing.
+func TestBuildSamePathImporters(t *testing.T) {
+	files := []File{
+		{NodeID: "a1", Path: "/ws/a.go", Content: "package a\nimport \"example.com/ws/b\"\n"},
+		{NodeID: "a2", Path: "/ws/a.go", Content: "package a\nimport \"example.com/ws/b\"\n"},
+		{NodeID: "b", Path: "/ws/b/b.go", Content: "package b\n"},
+		{NodeID: "b-test", Path: "/ws/b/b_test.go", Content: "package b\n"},
+	}
+	g := Build("/ws/", files)
+	want := []Edge{{"codegraph-a1-b", "a1", "b"}, {"codegraph-a2-b", "a2", "b"}}
+	if !reflect.DeepEqual(g.Edges, want) {
+		t.Errorf("edges = %v, want %v", g.Edges, want)
+	}
+	if n := g.Report.Nodes[2]; n.InDegree != 2 || !reflect.DeepEqual(n.ImportedBy, []string{"a.go", "a.go"}) {
+		t.Errorf("b: inDegree %d importedBy %q, want 2 and a.go twice", n.InDegree, n.ImportedBy)
+	}
+}
