@@ -9,6 +9,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/pmxcanvas/pmx-canvas/content/codegraph"
 	"github.com/pmxcanvas/pmx-canvas/domain/ax"
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
@@ -54,6 +55,7 @@ type canvasRef struct {
 	gatesPID    atomic.Pointer[actor.PID]
 	timelinePID atomic.Pointer[actor.PID]
 	webviewPID  atomic.Pointer[actor.PID]
+	contentPID  atomic.Pointer[actor.PID]
 
 	// layout is the Layout actor's working state. Only the Layout actor's
 	// goroutine touches it; it lives here so a restarted Layout resumes
@@ -90,6 +92,10 @@ type canvasRef struct {
 	// stopping Journal commit what it still holds (a canvas reload fails
 	// those writes instead).
 	draining atomic.Bool
+
+	// graph caches the imports of the canvas's file nodes between code
+	// graph builds (derived data, safe for concurrent use).
+	graph codegraph.Analyzer
 
 	layoutRestarts atomic.Int64
 	// loads counts supervisor starts: 1, plus one per escalated restart.
@@ -162,7 +168,7 @@ func (h *hubActor) Receive(ctx actor.Context) {
 
 func drainCanvas(ctx actor.Context, ref *canvasRef) {
 	ref.draining.Store(true)
-	for _, pid := range []*actor.PID{ref.webviewPID.Load(), ref.layoutPID.Load(), ref.axStatePID.Load(), ref.gatesPID.Load(),
+	for _, pid := range []*actor.PID{ref.contentPID.Load(), ref.webviewPID.Load(), ref.layoutPID.Load(), ref.axStatePID.Load(), ref.gatesPID.Load(),
 		ref.timelinePID.Load(), ref.journalPID.Load(), ref.eventsPID.Load()} {
 		if pid != nil {
 			_ = ctx.PoisonFuture(pid).Wait()
@@ -247,6 +253,9 @@ func (c *canvasSupervisor) start(ctx actor.Context) {
 	ref.gatesPID.Store(gates)
 	ref.timelinePID.Store(timeline)
 	ref.layoutPID.Store(layout)
+	// The Content actor writes through the Layout: it starts last.
+	content, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newContentActor(ref) }), "content")
+	ref.contentPID.Store(content)
 }
 
 // failPending answers every write the failed actors still held with an

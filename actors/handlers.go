@@ -24,6 +24,8 @@ type call struct {
 	// inBatch is set while the handler runs as an entry of canvas.batch:
 	// it answers in the reference's batch shape for that operation.
 	inBatch bool
+	// fetches are webpage nodes a batch created, to fetch once durable.
+	fetches []string
 }
 
 // nodeResult is a handler's reply for node n: the full node reply, or
@@ -212,9 +214,20 @@ func runImport(c *call) (any, *messages.Error) {
 var writeHandlers = map[string]writeHandler{
 	"node.add": func(c *call) (any, *messages.Error) {
 		// A batch may also create the internal prompt and response nodes.
-		n, err := canvas.AddNode(c.tx, c.env.Args.(*messages.NodeAddInput), c.inBatch)
+		in := c.env.Args.(*messages.NodeAddInput)
+		opts, err := c.addOptions(in)
 		if err != nil {
 			return nil, err
+		}
+		n, err := canvas.AddNode(c.tx, in, opts)
+		if err != nil {
+			return nil, err
+		}
+		if c.inBatch && n.Type == "webpage" {
+			// A single add fetches in the invoker (addThenFetch); a batch
+			// entry's page is fetched by the Content actor once the batch
+			// is durable.
+			c.fetches = append(c.fetches, n.ID)
 		}
 		return c.nodeResult(n), nil
 	},

@@ -79,6 +79,10 @@ type pendingWrite struct {
 	// ax is what the write means for the AX state; its reply waits for the
 	// AX actors to apply it.
 	ax *axEffect
+	// files is what the write did to file nodes, and fetches the webpage
+	// nodes it created in a batch, for the Content actor.
+	files   []fileNodeChange
+	fetches []string
 }
 
 // idempotencyTTL is how long a keyed write's reply is remembered.
@@ -200,7 +204,7 @@ func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 	ops := persistence.ChangeOps(a.ref.id, change, next)
 	core.seq++
 	p := &pendingWrite{seq: core.seq, state: next, events: events, reply: reply, waiters: []*actor.PID{ctx.Sender()},
-		ax: axEffectOf(change, c.axFocus)}
+		ax: axEffectOf(change, c.axFocus), files: fileChangesOf(change), fetches: c.fetches}
 	if env.IdempotencyKey != "" {
 		bodyJSON, err := json.Marshal(body)
 		if err == nil {
@@ -288,6 +292,15 @@ func (a *layoutActor) committed(ctx actor.Context, m *journalCommitted) {
 	}
 	if len(items) > 0 {
 		ctx.Send(a.ref.eventsPID.Load(), &publish{items: items})
+	}
+	var fileChanges []fileNodeChange
+	var fetches []string
+	for _, p := range done {
+		fileChanges = append(fileChanges, p.files...)
+		fetches = append(fetches, p.fetches...)
+	}
+	if pid := a.ref.contentPID.Load(); pid != nil && (len(fileChanges) > 0 || len(fetches) > 0) {
+		ctx.Send(pid, &fileNodesChanged{changes: fileChanges, fetches: fetches})
 	}
 	for _, p := range done {
 		if p.ax != nil {

@@ -28,6 +28,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/pmxcanvas/pmx-canvas/content/webpage"
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/persistence"
@@ -80,6 +81,20 @@ type Config struct {
 	// tenth of PassivateAfter, at least 10 ms).
 	PassivateAfter time.Duration
 	PassivateEvery time.Duration
+	// Workspace is the directory file and image nodes may show files
+	// from; empty means the directory holding the store's .pmx-canvas.
+	Workspace string
+	// WatchDebounce is how long a watched file must be quiet before its
+	// nodes are refreshed (0: 50ms).
+	WatchDebounce time.Duration
+	// Loopback says the server listens on loopback only: it may then fetch
+	// loopback and private pages and open browser windows (open-external).
+	Loopback bool
+	// BaseURL is the server's own address (http://host:port), for
+	// open-external; empty when it has no HTTP listener.
+	BaseURL string
+	// Fetch configures webpage fetches (timeout, caps, address policy).
+	Fetch webpage.Options
 }
 
 func (c Config) passivateAfter() time.Duration {
@@ -135,6 +150,12 @@ type System struct {
 	// the passivation ticker.
 	passivations atomic.Int64
 	stopTicks    chan struct{}
+	// content is the workspace and its file watcher (content.go).
+	content *contentKit
+	// fetch is the webpage fetcher, built on first use (refresh.go).
+	fetchOnce sync.Once
+	fetch     *webpage.Fetcher
+	fetchErr  error
 
 	mu      sync.Mutex
 	stopped bool
@@ -172,6 +193,9 @@ func Start(cfg Config) (*System, error) {
 		return slog.New(levelFilter{logger.Handler(), slog.LevelWarn})
 	}))
 	s := &System{cfg: cfg, as: as}
+	if err := s.startContent(); err != nil {
+		return nil, err
+	}
 	props := actor.PropsFromProducer(func() actor.Actor {
 		return &hubActor{sys: s, canvases: map[string]*canvasRef{}, pids: map[string]*actor.PID{}}
 	},
@@ -263,6 +287,12 @@ func (s *System) Invoke(ctx context.Context, env *messages.Envelope) (*messages.
 // published views, writes through their owner. before is an AX frame the
 // owner emits just ahead of the write's own (an interaction's outcome).
 func (s *System) dispatch(ctx context.Context, ref *canvasRef, op *messages.Op, env *messages.Envelope, before map[string]any) (*messages.Reply, error) {
+	if op.Owner == messages.OwnerWorkspace {
+		return s.runWorkspace(ctx, ref, op, env)
+	}
+	if hook := contentHooks[op.Name]; hook != nil {
+		return hook(ctx, s, ref, op, env, before)
+	}
 	if op.Owner == messages.OwnerRouter {
 		return s.route(ctx, ref, op, env, before)
 	}
@@ -420,6 +450,7 @@ func (s *System) Shutdown(ctx context.Context) error {
 		err = fmt.Errorf("shutdown: canvases still draining: %w", ctx.Err())
 	}
 	s.as.Shutdown()
+	s.content.close()
 	return err
 }
 

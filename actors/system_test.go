@@ -447,6 +447,12 @@ func TestJournalCommitsInGroupsAndReportsToLayout(t *testing.T) {
 
 func TestEveryOperationHasAHandler(t *testing.T) {
 	for _, op := range messages.Catalog {
+		if op.Owner == messages.OwnerWorkspace {
+			if workspaceHandlers[op.Name] == nil {
+				t.Errorf("workspace op %s has no handler", op.Name)
+			}
+			continue
+		}
 		switch op.Kind {
 		case messages.Read:
 			if readHandlers[op.Name] == nil {
@@ -496,6 +502,12 @@ func TestEveryOperationHasAHandler(t *testing.T) {
 		}
 	}
 	for name := range writeHandlers {
+		if internal := internalOps[name]; internal != nil {
+			if _, inCatalog := messages.Lookup(name); inCatalog || internal.Owner != messages.OwnerLayout {
+				t.Errorf("internal write %s must be a Layout write outside the catalog", name)
+			}
+			continue
+		}
 		if op, ok := messages.Lookup(name); !ok || op.Kind != messages.Write {
 			t.Errorf("write handler %s is not a catalog write op", name)
 		}

@@ -16,6 +16,10 @@ const (
 	OwnerTimeline Owner = "timeline"
 	// OwnerWebview is the canvas's headless browser session.
 	OwnerWebview Owner = "webview"
+	// OwnerWorkspace marks operations on workspace content (files, web
+	// pages): they run in the caller's goroutine, so file and network I/O
+	// never holds an actor's mailbox, and write through the Layout.
+	OwnerWorkspace Owner = "workspace"
 	// OwnerRouter marks composite operations (interaction, activity ingest,
 	// policy-checked commands) that the invoker orchestrates across owners.
 	OwnerRouter Owner = "router"
@@ -120,7 +124,7 @@ func input[T any]() func() any { return func() any { return new(T) } }
 
 // Catalog is every operation the server knows, in HTTP registration order
 // (order matters where paths overlap, e.g. snapshots/gc before snapshots/:id).
-var Catalog = concatOps(canvasOps, axOps, webviewOps)
+var Catalog = concatOps(canvasOps, contentOps, axOps, webviewOps)
 
 func concatOps(lists ...[]*Op) []*Op {
 	var out []*Op

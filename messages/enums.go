@@ -5,7 +5,7 @@ package messages
 // every surface's schema, flag help and docs print it.
 var (
 	// NodeTypes are the types node.add accepts, in the reference's order.
-	NodeTypes    = []string{"markdown", "status", "context", "ledger", "trace", "file", "image", "mcp-app", "webpage", "html", "group"}
+	NodeTypes    = []string{"markdown", "status", "context", "ledger", "trace", "file", "image", "mcp-app", "webpage", "html", "group", "diff"}
 	EdgeTypes    = []string{"relation", "depends-on", "flow", "references"}
 	EdgeStyles   = []string{"solid", "dashed", "dotted"}
 	ChildLayouts = []string{"grid", "column", "flow"}

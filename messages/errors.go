@@ -41,6 +41,11 @@ const (
 	CodeWebviewFailed       Code = "webview-failed"
 	CodeWebviewStartFailed  Code = "webview-start-failed"
 	CodeWebviewUnsupported  Code = "webview-unsupported"
+	CodeOutsideWorkspace    Code = "outside-workspace"
+	CodeFileTooLarge        Code = "file-too-large"
+	CodeFetchFailed         Code = "fetch-failed"
+	CodeFetchBlocked        Code = "fetch-blocked"
+	CodeLoopbackOnly        Code = "loopback-only"
 )
 
 // ErrorSpec documents one catalogue entry.
@@ -79,6 +84,11 @@ var ErrorCatalog = []ErrorSpec{
 	{CodeWebviewInactive, http.StatusBadRequest, "No automation webview session is running; start one first. The body carries the webview status."},
 	{CodeWebviewFailed, http.StatusBadRequest, "An evaluate, resize or screenshot step failed: a page script threw, or the step timed out. The body carries the webview status."},
 	{CodeWebviewStartFailed, http.StatusInternalServerError, "The browser could not start or load the workbench; lastError in the webview status says why."},
+	{CodeOutsideWorkspace, http.StatusForbidden, "A file route's node names a file outside the workspace (or in its .pmx-canvas store); the message names the path. Request fields that do so are a 400 bad-request."},
+	{CodeFileTooLarge, http.StatusRequestEntityTooLarge, "The workspace file is larger than a file route serves (64 MiB)."},
+	{CodeFetchFailed, http.StatusBadGateway, "Fetching a webpage node's page failed (timeout, network error, non-2xx status, too many redirects); the message says why and the node is marked status:error."},
+	{CodeFetchBlocked, http.StatusForbidden, "A server bound beyond loopback refused to fetch a loopback, private or link-local address (serve --fetch-allow names exceptions)."},
+	{CodeLoopbackOnly, http.StatusForbidden, "The operation acts on the server's own machine (opening a browser window) and only a loopback-bound server performs it."},
 	{CodeWebviewUnsupported, http.StatusNotImplemented, "No browser is installed for the automation webview (install chromium, or start the server with --webview-chrome-path)."},
 }
 

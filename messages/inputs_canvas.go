@@ -130,7 +130,7 @@ type HTMLFields struct {
 type NodeAddInput struct {
 	Type       string         `json:"type" doc:"Node type to create." enum:"nodeTypes" pmx:"required,handler"`
 	Title      *string        `json:"title" doc:"Node title."`
-	Content    *string        `json:"content" doc:"Body: markdown text, a file path (file), an image path, URL or data URI (image), or the URL (webpage, when url is absent)."`
+	Content    *string        `json:"content" doc:"Body: markdown text, a file path (file), an image path, URL or data URI (image), the URL (webpage, when url is absent), or a unified diff (diff)."`
 	Data       map[string]any `json:"data" doc:"Extra node data (an object) merged into the node's data."`
 	StrictSize *bool          `json:"strictSize" doc:"Keep the given width and height; overflowing content scrolls instead of the frame growing."`
 	Geometry
@@ -141,6 +141,9 @@ type NodeAddInput struct {
 	Path *string `json:"path" doc:"Image nodes: used as the content when content is absent."`
 	// URL is the webpage node's address (content is the fallback).
 	URL *string `json:"url" doc:"Webpage nodes: the page URL (preferred over content)."`
+	// GitDiff and GitBase make a diff node from git.
+	GitDiff any     `json:"gitDiff" mcp:"-" doc:"Diff nodes: true, or a list of workspace paths, shows git diff of the workspace (against gitBase) instead of content."`
+	GitBase *string `json:"gitBase" mcp:"-" doc:"Diff nodes with gitDiff: the revision to compare the working tree with (default HEAD)."`
 	// Primitive and Kind select an html primitive.
 	Primitive *string `json:"primitive" doc:"Html nodes: an HTML primitive kind to generate (not available yet)."`
 	Kind      *string `json:"kind" doc:"Alias of primitive."`

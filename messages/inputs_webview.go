@@ -62,6 +62,10 @@ type WebviewStatus struct {
 type Blob struct {
 	ContentType string
 	Data        []byte
+	// CSP, when set, is the Content-Security-Policy the HTTP surface sends
+	// with the bytes (workspace html and svg are served sandboxed, so they
+	// never run with the canvas's origin).
+	CSP string
 }
 
 // WebviewResult is the reply of webview.start and webview.resize.

@@ -49,6 +49,15 @@ var outputs = map[string]func() any{
 	"annotation.remove":   output[Removed](),
 	"annotation.list":     output[Annotations](),
 	"canvas.import":       output[ImportResult](),
+	"node.refresh":        output[RefreshResult](),
+	"codegraph.get":       output[CodeGraph](),
+	"file.get":            output[FileDoc](),
+	"file.save":           output[FileSaved](),
+	"file.bytes":          output[Blob](),
+	"image.get":           output[Blob](),
+	"artifact.get":        output[Blob](),
+	"markdown.render":     output[Rendered](),
+	"open-external":       output[OpenedExternal](),
 
 	"ax.get":                    output[AxGetResult](),
 	"ax.patch":                  output[AxStateResult](),
@@ -109,6 +118,13 @@ func (op *Op) NewOutput() any {
 		return f()
 	}
 	return nil
+}
+
+// RepliesBytes reports whether the operation's reply is bytes (a *Blob:
+// a screenshot, a workspace file), not JSON.
+func (op *Op) RepliesBytes() bool {
+	_, ok := op.NewOutput().(*Blob)
+	return ok
 }
 
 // GoName is the operation's method name in the Go package: GoMethod, or

@@ -209,8 +209,8 @@ func TestNodes(t *testing.T) {
 
 func TestNodeTypes(t *testing.T) {
 	c := openT(t)
-	img := must[*Node](t)(c.AddNode(bg, NodeInput{Type: "image", Path: "docs/arch.png"}))
-	if img.Content != "docs/arch.png" || img.Size != (Size{Width: 480, Height: 360}) {
+	img := must[*Node](t)(c.AddNode(bg, NodeInput{Type: "image", Path: "https://example.com/docs/arch.png"}))
+	if img.Content != "https://example.com/docs/arch.png" || img.Data["title"] != "arch.png" || img.Size != (Size{Width: 480, Height: 360}) {
 		t.Fatalf("image: %+v", img)
 	}
 	page := must[*Node](t)(c.AddNode(bg, NodeInput{Type: "webpage", URL: "https://example.com/"}))

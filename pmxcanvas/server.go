@@ -17,6 +17,7 @@ import (
 	"github.com/pmxcanvas/pmx-canvas/actors"
 	"github.com/pmxcanvas/pmx-canvas/automation"
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
+	"github.com/pmxcanvas/pmx-canvas/content/webpage"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/persistence"
 	httpapi "github.com/pmxcanvas/pmx-canvas/surfaces/http"
@@ -50,6 +51,15 @@ type Options struct {
 	// reverse proxy's public origin. Nothing else on this machine's other
 	// ports may.
 	AllowOrigins []string
+	// FetchAllow names hosts, IPs or CIDRs that webpage nodes may fetch
+	// although they are loopback, private or link-local. A loopback-bound
+	// server fetches anything; one bound beyond refuses those otherwise.
+	FetchAllow []string
+	// FetchTimeout bounds each webpage fetch (0: 10s).
+	FetchTimeout time.Duration
+	// WatchDebounce is how long a watched workspace file must be quiet
+	// before the nodes showing it are refreshed (0: 50ms).
+	WatchDebounce time.Duration
 	// BodyLimit caps HTTP request bodies in bytes (0: 32 MiB).
 	BodyLimit int
 	// SSEPing is the event-stream heartbeat (0: 8s).
@@ -178,6 +188,8 @@ func Start(opts Options) (*Server, error) {
 		SeedDockedWidgets: opts.SeedDockedWidgets, MaxBatch: opts.MaxBatch,
 		MaxInFlight: opts.MaxInFlight, AgentRate: opts.AgentRate, AgentBurst: opts.AgentBurst,
 		MaxSnapshots: opts.MaxSnapshots, MaxSnapshotBytes: opts.MaxSnapshotBytes, PassivateAfter: opts.PassivateAfter,
+		Workspace: ws, WatchDebounce: opts.WatchDebounce, Loopback: httpapi.IsLoopback(host), BaseURL: strings.TrimSuffix(workbenchURL(ln, host), "/workbench"),
+		Fetch: webpage.Options{Timeout: opts.FetchTimeout, Policy: webpage.Policy{Allow: opts.FetchAllow}},
 		Webview: actors.WebviewConfig{
 			Engine: opts.WebviewEngine, WorkbenchURL: workbenchURL(ln, host), Token: opts.Token,
 			Workspace: ws, StepTimeout: webviewTimeout(opts.WebviewTimeout),

@@ -251,6 +251,62 @@ func (c *Canvas) CanvasImport(ctx context.Context, in *messages.ImportInput) (*m
 	return runOp[messages.ImportResult](ctx, c, "canvas.import", in)
 }
 
+// NodeRefresh runs node.refresh (POST /api/canvas/node/:id/refresh): Re-read a
+// file node's file, re-check an image node's file, or re-fetch a webpage
+// node's page (optionally at a new URL).
+func (c *Canvas) NodeRefresh(ctx context.Context, in *messages.NodeRefreshInput) (*messages.RefreshResult, error) {
+	return runOp[messages.RefreshResult](ctx, c, "node.refresh", in)
+}
+
+// CodegraphGet runs codegraph.get (GET /api/canvas/code-graph): The import
+// graph between file nodes: imports, importers, degrees, central and isolated
+// files.
+func (c *Canvas) CodegraphGet(ctx context.Context) (*messages.CodeGraph, error) {
+	return runOp[messages.CodeGraph](ctx, c, "codegraph.get", nil)
+}
+
+// FileGet runs file.get (GET /api/file): Read a workspace text file (path,
+// title, content, updatedAt).
+func (c *Canvas) FileGet(ctx context.Context, in *messages.WorkspacePathInput) (*messages.FileDoc, error) {
+	return runOp[messages.FileDoc](ctx, c, "file.get", in)
+}
+
+// FileSave runs file.save (POST /api/file/save): Write a workspace text file
+// atomically (the browser's edit and save); file nodes showing it update.
+func (c *Canvas) FileSave(ctx context.Context, in *messages.FileSaveInput) (*messages.FileSaved, error) {
+	return runOp[messages.FileSaved](ctx, c, "file.save", in)
+}
+
+// FileBytes runs file.bytes (GET /api/canvas/file-bytes): Serve a workspace
+// file's bytes with its content type (the browser's PDF viewer).
+func (c *Canvas) FileBytes(ctx context.Context, in *messages.WorkspacePathInput) (*messages.Blob, error) {
+	return runOp[messages.Blob](ctx, c, "file.bytes", in)
+}
+
+// ImageGet runs image.get (GET /api/canvas/image/:id): Serve an image node's
+// workspace file with its content type.
+func (c *Canvas) ImageGet(ctx context.Context, in *messages.ImageGetInput) (*messages.Blob, error) {
+	return runOp[messages.Blob](ctx, c, "image.get", in)
+}
+
+// ArtifactGet runs artifact.get (GET /artifact): Open a workspace file as a
+// page: html as it is, markdown rendered, images raw, other text escaped.
+func (c *Canvas) ArtifactGet(ctx context.Context, in *messages.ArtifactInput) (*messages.Blob, error) {
+	return runOp[messages.Blob](ctx, c, "artifact.get", in)
+}
+
+// MarkdownRender runs markdown.render (POST /api/render): Render markdown
+// (GitHub flavoured) as sanitised HTML.
+func (c *Canvas) MarkdownRender(ctx context.Context, in *messages.MarkdownRenderInput) (*messages.Rendered, error) {
+	return runOp[messages.Rendered](ctx, c, "markdown.render", in)
+}
+
+// OpenExternal runs open-external (POST /api/canvas/open-external): Open a
+// node's surface in the system browser (only on a loopback-bound server).
+func (c *Canvas) OpenExternal(ctx context.Context, in *messages.OpenExternalInput) (*messages.OpenedExternal, error) {
+	return runOp[messages.OpenedExternal](ctx, c, "open-external", in)
+}
+
 // AxGet runs ax.get (GET /api/canvas/ax): Read the canvas-bound AX state, the
 // host capability and (unless includeContext=false) the agent context.
 func (c *Canvas) AxGet(ctx context.Context, in *messages.AxGetInput) (*messages.AxGetResult, error) {

@@ -90,7 +90,15 @@ func nodeIDsOf(v any) any {
 }
 
 func TestCLIHTTPParity(t *testing.T) {
-	p := startServer(t, "")
+	t.Setenv("PMX_CANVAS_DISABLE_BROWSER_OPEN", "1") // open-external, in the server
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "notes", "main.go"), []byte("package notes\n\nimport \"fmt\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startServer(t, ws)
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "doc.canvas")
 	if err := os.WriteFile(doc, []byte(`{"nodes":[{"id":"t1","type":"text","text":"# Imported","x":0,"y":-900,"width":200,"height":100}],"edges":[]}`), 0o644); err != nil {
@@ -230,6 +238,16 @@ func TestCLIHTTPParity(t *testing.T) {
 		{cli: []string{"annotation", "list"}, method: "GET", path: "/api/canvas/annotations"},
 		{cli: []string{"annotation", "remove", "{AN}"}, method: "DELETE", path: "/api/canvas/annotation/{AN}"},
 
+		// Workspace content.
+		{cli: []string{"node", "add", "--type", "file", "--content", "notes/main.go"},
+			method: "POST", path: "/api/canvas/node", body: `{"type":"file","content":"notes/main.go"}`, save: map[string]string{"F": "id"}},
+		{cli: []string{"node", "refresh", "{F}"}, method: "POST", path: "/api/canvas/node/{F}/refresh", body: `{}`},
+		{cli: []string{"code-graph"}, method: "GET", path: "/api/canvas/code-graph"},
+		{cli: []string{"file", "save", "notes/plan.md", "--content", "# Plan"}, method: "POST", path: "/api/file/save", body: `{"path":"notes/plan.md","content":"# Plan"}`},
+		{cli: []string{"file", "get", "notes/plan.md"}, method: "GET", path: "/api/file?path=notes/plan.md"},
+		{cli: []string{"render", "--markdown", "**b**"}, method: "POST", path: "/api/render", body: `{"markdown":"**b**"}`},
+		{cli: []string{"open-external", "{A}"}, method: "POST", path: "/api/canvas/open-external", body: `{"nodeId":"{A}"}`},
+
 		{cli: []string{"clear", "--yes"}, method: "POST", path: "/api/canvas/clear"},
 		{cli: []string{"layout"}, method: "GET", path: "/api/canvas/state"},
 	}
@@ -257,6 +275,11 @@ func TestCLIHTTPParity(t *testing.T) {
 	// webview.screenshot answers image bytes that differ per render; the
 	// webview testscript checks the CLI writes a PNG.
 	covered["webview.screenshot"] = true
+	// So do the byte-serving workspace routes; testdata/script/content.txtar
+	// checks their commands write the bytes.
+	for _, op := range []string{"file.bytes", "image.get", "artifact.get"} {
+		covered[op] = true
+	}
 	for _, op := range cliOperations(t) {
 		if !covered[op] && !(strings.HasPrefix(op, "webview.") && !(&automation.Chromium{}).Supported()) {
 			t.Errorf("no parity step runs %s, which a CLI command maps to", op)

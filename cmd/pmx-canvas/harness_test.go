@@ -25,6 +25,10 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	// Webpage nodes the tests create never look a name up (no internet).
+	if os.Getenv("PMX_CANVAS_OFFLINE") == "" {
+		os.Setenv("PMX_CANVAS_OFFLINE", "1")
+	}
 	dir, err := os.MkdirTemp("", "pmx-canvas-bin-")
 	if err != nil {
 		panic(err)

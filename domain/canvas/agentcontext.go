@@ -254,6 +254,8 @@ func SummarizeNodeForAgentContext(n *Node, max int) string {
 		return truncateContextText(firstTruthy(d, "text", "content"), max)
 	case "file":
 		return summarizeFile(d, max)
+	case "diff":
+		return truncateContextText(str(d, "summary")+"\n\n"+str(d, "content"), max)
 	}
 	return stringifyContextValue(d, max)
 }

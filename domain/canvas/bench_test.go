@@ -15,7 +15,7 @@ func canvasWith(b *testing.B, n int) *State {
 	for i := 0; i < n; i++ {
 		title := fmt.Sprintf("node %d", i)
 		content := fmt.Sprintf("notes about topic %d and deploy %d", i%97, i%13)
-		if _, err := AddNode(tx, &messages.NodeAddInput{Type: "markdown", Title: &title, Content: &content}, false); err != nil {
+		if _, err := AddNode(tx, &messages.NodeAddInput{Type: "markdown", Title: &title, Content: &content}, AddOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -30,7 +30,7 @@ func BenchmarkAddNodeOn10k(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		tx := Begin(base, DefaultEnv())
-		if _, err := AddNode(tx, in, false); err != nil {
+		if _, err := AddNode(tx, in, AddOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

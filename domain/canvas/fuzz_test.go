@@ -38,7 +38,7 @@ func FuzzNodeAndEdgeInputs(f *testing.F) {
 		}
 		var add messages.NodeAddInput
 		if json.Unmarshal([]byte(addJSON), &add) == nil {
-			check("add", func(tx *Tx) *messages.Error { _, err := AddNode(tx, &add, false); return err })
+			check("add", func(tx *Tx) *messages.Error { _, err := AddNode(tx, &add, AddOptions{}); return err })
 		}
 		var up messages.NodeUpdateInput
 		if json.Unmarshal([]byte(updateJSON), &up) == nil {

@@ -63,7 +63,7 @@ func randomMutation(r *rand.Rand, s *State) func(tx *Tx) error {
 			x, y := num(-500, 4000), num(-500, 4000)
 			in.X, in.Y = &x, &y
 		}
-		return func(tx *Tx) error { _, err := AddNode(tx, in, false); return errOf(err) }
+		return func(tx *Tx) error { _, err := AddNode(tx, in, AddOptions{}); return errOf(err) }
 	case k == 3:
 		x, y, w := num(-200, 3000), num(-200, 3000), num(50, 900)
 		title := "moved"
@@ -213,7 +213,7 @@ func TestHistoryRecordsDescriptionsAndAgent(t *testing.T) {
 	s := NewState()
 	s, _ = apply(s, env, func(tx *Tx) error {
 		tx.SetAgent("claude")
-		_, err := AddNode(tx, decode[messages.NodeAddInput](t, `{"type":"markdown","title":"Plan"}`), false)
+		_, err := AddNode(tx, decode[messages.NodeAddInput](t, `{"type":"markdown","title":"Plan"}`), AddOptions{})
 		return errOf(err)
 	})
 	id := s.Nodes.All()[0].ID
@@ -246,7 +246,7 @@ func TestHistoryKeeps200(t *testing.T) {
 	s := NewState()
 	for i := 0; i < 250; i++ {
 		s, _ = apply(s, env, func(tx *Tx) error {
-			_, err := AddNode(tx, &messages.NodeAddInput{Type: "status"}, false)
+			_, err := AddNode(tx, &messages.NodeAddInput{Type: "status"}, AddOptions{})
 			return errOf(err)
 		})
 	}

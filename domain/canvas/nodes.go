@@ -27,12 +27,13 @@ var DefaultSizes = map[string]Size{
 	"context":     {360, 200},
 	"trace":       {360, 200},
 	"file":        {360, 200},
+	"diff":        {720, 520},
 	"group":       {600, 400},
 	"prompt":      {360, 200},
 	"response":    {360, 200},
 }
 
-const missingTypeMessage = `node creation requires a 'type' — pass it in the JSON body ({ "type": "markdown", ... }) or as a ?type= query param. Valid types: markdown, status, context, ledger, trace, file, image, mcp-app, webpage, html, group (json-render / graph / web-artifact have dedicated endpoints).`
+const missingTypeMessage = `node creation requires a 'type' — pass it in the JSON body ({ "type": "markdown", ... }) or as a ?type= query param. Valid types: markdown, status, context, ledger, trace, file, image, mcp-app, webpage, html, group, diff (json-render / graph / web-artifact have dedicated endpoints).`
 
 var redirectMessages = map[string]string{
 	"json-render":  `Node type "json-render" is created via POST /api/canvas/json-render. See /api/canvas/schema for the required spec shape.`,
@@ -50,9 +51,27 @@ func NodeNotFound(id string) *messages.Error {
 	return messages.NotFound("Node %q not found.", id)
 }
 
-// AddNode creates a node from node.add input. Internal types (prompt,
-// response) are accepted only when allowInternal is set (batch).
-func AddNode(tx *Tx, in *messages.NodeAddInput, allowInternal bool) (*Node, *messages.Error) {
+// AddOptions carry what an actor resolved for node.add outside the core:
+// the workspace file or image the input names (the core does no I/O).
+type AddOptions struct {
+	// AllowInternal accepts the internal types prompt and response (batch).
+	AllowInternal bool
+	// File is the file a file node shows; FilePath (absolute) names a
+	// file that does not exist (yet): the node is created marked missing.
+	File     *FileSnapshot
+	FilePath string
+	// Image is a validated workspace image; ImageSrc a data URL or
+	// http(s) URL (with ImageMime for data URLs).
+	Image     *ImageInfo
+	ImageSrc  string
+	ImageMime string
+	// WebpageURL is the webpage node's normalized URL.
+	WebpageURL string
+}
+
+// AddNode creates a node from node.add input.
+func AddNode(tx *Tx, in *messages.NodeAddInput, opts AddOptions) (*Node, *messages.Error) {
+	allowInternal := opts.AllowInternal
 	typ := strings.TrimSpace(in.Type)
 	switch {
 	case typ == "":
@@ -70,6 +89,9 @@ func AddNode(tx *Tx, in *messages.NodeAddInput, allowInternal bool) (*Node, *mes
 	}
 	data, err := buildNodeData(typ, in)
 	if err != nil {
+		return nil, err
+	}
+	if err := applyResolved(typ, data, in, &opts, tx.Env().Now()); err != nil {
 		return nil, err
 	}
 	size := DefaultSizes[typ]
@@ -183,12 +205,26 @@ func buildNodeData(typ string, in *messages.NodeAddInput) (map[string]any, *mess
 			u = content
 		}
 		if u == nil || strings.TrimSpace(*u) == "" {
-			return nil, messages.BadRequest("Webpage nodes require a non-empty URL.")
+			return nil, messages.BadRequest("Webpage nodes require a non-empty URL.").With("field", "url")
 		}
 		data["url"] = strings.TrimSpace(*u)
-		if in.Title == nil || *in.Title == "" {
-			if s, ok := data["url"].(string); ok {
-				data["title"] = s
+		title := ""
+		if in.Title != nil {
+			title = strings.TrimSpace(*in.Title)
+		} else if t, ok := in.Data["title"].(string); ok {
+			title = strings.TrimSpace(t)
+		}
+		if title != "" {
+			data["title"], data["titleSource"] = title, "user"
+		} else {
+			data["title"], data["titleSource"] = data["url"], "page"
+		}
+		// The fetch follows at once (the invoker's, or the Content
+		// actor's for batch entries).
+		data["status"] = "fetching"
+		for _, k := range []string{"content", "excerpt"} {
+			if _, isString := data[k].(string); !isString {
+				data[k] = ""
 			}
 		}
 	}
@@ -352,6 +388,15 @@ func UpdateNode(tx *Tx, in *messages.NodeUpdateInput) (*Node, *messages.Error) {
 	}
 	if in.Content != nil {
 		n.Data["content"] = *in.Content
+		if n.Type == "diff" {
+			delete(n.Data, "summary")
+			if t, _ := old.Data["title"].(string); t == diffTitleOf(old) {
+				delete(n.Data, "title") // a generated title follows the diff
+			}
+			if err := applyDiff(n.Data, *in.Content, "content"); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if in.HTML != nil {
 		if n.Type != "html" {

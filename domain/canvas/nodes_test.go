@@ -45,7 +45,7 @@ func decode[T any](t *testing.T, js string) *T {
 
 func mustAdd(t *testing.T, tx *Tx, js string) *Node {
 	t.Helper()
-	n, err := AddNode(tx, decode[messages.NodeAddInput](t, js), false)
+	n, err := AddNode(tx, decode[messages.NodeAddInput](t, js), AddOptions{})
 	if err != nil {
 		t.Fatalf("AddNode(%s): %v", js, err)
 	}
@@ -172,7 +172,7 @@ func TestAddNodeErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.input, func(t *testing.T) {
 			tx := Begin(NewState(), testEnv())
-			_, err := AddNode(tx, decode[messages.NodeAddInput](t, tc.input), false)
+			_, err := AddNode(tx, decode[messages.NodeAddInput](t, tc.input), AddOptions{})
 			if err == nil || err.Status != 400 || !strings.Contains(err.Message, tc.want) {
 				t.Fatalf("err = %v, want 400 containing %q", err, tc.want)
 			}
@@ -197,7 +197,7 @@ func TestAddGroupWithChildrenFitsFrame(t *testing.T) {
 			t.Errorf("%s parentGroup = %q", id, n.ParentGroup())
 		}
 	}
-	_, err := AddNode(tx, decode[messages.NodeAddInput](t, `{"type":"group","childIds":["`+g.ID+`"]}`), false)
+	_, err := AddNode(tx, decode[messages.NodeAddInput](t, `{"type":"group","childIds":["`+g.ID+`"]}`), AddOptions{})
 	if err == nil || !strings.Contains(err.Message, "Invalid group child ID(s)") {
 		t.Fatalf("group as child: %v", err)
 	}

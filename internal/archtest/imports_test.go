@@ -19,6 +19,11 @@ type rule struct {
 }
 
 var rules = []rule{
+	{"content/", []string{module + "/actors", module + "/persistence", module + "/surfaces", module + "/pmxcanvas",
+		module + "/domain", module + "/messages", "github.com/asynkron/", "github.com/gofiber/", "github.com/tidwall/"},
+		"workspace content knows files, pages and parsers, not canvases, actors or transports"},
+	{"domain/", []string{module + "/content/workspace", module + "/content/files", module + "/content/watch", module + "/content/webpage"},
+		"the domain core may use the pure content parsers (unidiff), never the ones that do I/O"},
 	{"domain/", []string{
 		"github.com/gofiber/", "github.com/valyala/", "github.com/mark3labs/", "github.com/tidwall/",
 		"github.com/asynkron/", "github.com/spf13/", "github.com/go-rod/", "net", "os", "io/fs", "database/",

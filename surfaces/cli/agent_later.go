@@ -2,8 +2,8 @@ package cli
 
 // Commands whose server operations arrive with later work: structured
 // content (json-render, charts, the schema document, spec validation), HTML
-// primitives, apps (web artifacts, external apps, diagrams), code-graph
-// analysis, and the bundled Copilot extension. Each keeps the reference's flags and help and fails with
+// primitives, apps (web artifacts, external apps, diagrams) and the
+// bundled Copilot extension. Each keeps the reference's flags and help and fails with
 // {"error":"<command>: not available yet","hint":...} and exit 1, without
 // contacting the server. When an operation lands, give its command a RunE
 // that invokes it.
@@ -19,7 +19,6 @@ const (
 	laterRichContent = "rich content (json-render, charts, the schema document)"
 	laterPrimitives  = "HTML primitives"
 	laterApps        = "apps (web artifacts, external apps, diagrams)"
-	laterCodeGraph   = "code-graph analysis"
 	laterCopilot     = "the bundled Copilot extension"
 )
 
@@ -52,7 +51,7 @@ func init() {
 	handCommands = append(handCommands, func(agents *cobra.Command, _ *ioStreams) {
 		for _, c := range []*cobra.Command{
 			newJSONRenderCommand(), newGraphCommand(), newHTMLCommand(), newWebArtifactCommand(),
-			newExternalAppCommand(), newDiagramCommand(), newCodeGraphCommand(), newCopilotCommand(),
+			newExternalAppCommand(), newDiagramCommand(), newCopilotCommand(),
 		} {
 			under(agents, "", c)
 		}
@@ -180,10 +179,6 @@ func newDiagramCommand() *cobra.Command {
 		examples(`pmx-canvas diagram add --title "Architecture"`, `pmx-canvas external-app add --kind excalidraw --title "Diagram"`), laterApps)
 	addExternalAppFlags(add)
 	return newGroup("diagram", "Diagrams", examples(`pmx-canvas diagram add --title "Architecture"`), add)
-}
-
-func newCodeGraphCommand() *cobra.Command {
-	return later("code-graph", "Show the auto-detected file dependency graph", examples("pmx-canvas code-graph"), laterCodeGraph)
 }
 
 func newCopilotCommand() *cobra.Command {

@@ -229,7 +229,7 @@ func TestRequestsCarryTheReferenceBodies(t *testing.T) {
 func TestNotAvailableCommandsCallNothing(t *testing.T) {
 	got, run := fakeServer(t, `{}`)
 	for _, args := range [][]string{
-		{"code-graph"}, {"node", "schema"},
+		{"node", "schema"},
 		{"copilot", "install-extension", "--dry-run"}, {"diagram", "add"}, {"json-render"}, {"validate", "spec", "--type", "graph"},
 	} {
 		out, errOut, code := run(args...)

@@ -33,6 +33,7 @@ type serveOptions struct {
 	token      string
 	tokenFile  string
 	origins    []string
+	fetchAllow []string
 	noOpen     bool
 	logLevel   string
 	maxBody    int
@@ -76,6 +77,7 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	f.StringVar(&o.token, "token", "", "bearer token every request must carry, 16+ characters; visible to every local user in the process list, so prefer PMX_CANVAS_TOKEN or --token-file")
 	f.StringVar(&o.tokenFile, "token-file", "", "read the bearer token from this file (first line; keep it mode 0600)")
 	f.StringSliceVar(&o.origins, "allow-origin", nil, "a browser origin besides the server's own whose pages may change the canvas, e.g. https://canvas.example (repeatable)")
+	f.StringSliceVar(&o.fetchAllow, "fetch-allow", nil, "a host name, IP or CIDR webpage nodes may fetch although it is loopback, private or link-local (a server bound beyond loopback refuses those; repeatable)")
 	f.BoolVar(&o.noOpen, "no-open", false, "do not open a browser at start")
 	f.StringVar(&o.theme, "theme", "", "set the main canvas's theme at start: dark, light or high-contrast (env PMX_CANVAS_THEME)")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error (logs go to stderr)")
@@ -206,7 +208,7 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	srv, err := pmxcanvas.Start(pmxcanvas.Options{
-		Workspace: o.workspace, Host: o.host, Port: port, Token: token, AllowOrigins: o.origins,
+		Workspace: o.workspace, Host: o.host, Port: port, Token: token, AllowOrigins: o.origins, FetchAllow: o.fetchAllow,
 		SeedDockedWidgets: true, Logger: logger, BodyLimit: o.maxBody,
 		SSEPing: o.ssePing, SSEWriteTimeout: o.sseWrite, MaxBatch: o.maxBatch, NoSync: o.noFsync,
 		MaxInFlight: o.inFlight, AgentRate: o.agentRate, AgentBurst: o.agentBurst,

@@ -260,6 +260,11 @@ func (s *Server) operation(op *messages.Op) fiber.Handler {
 		if blob, ok := reply.Body.(*messages.Blob); ok {
 			c.Set(fiber.HeaderContentType, blob.ContentType)
 			c.Set(fiber.HeaderCacheControl, "no-store")
+			c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+			if blob.CSP != "" {
+				c.Set(fiber.HeaderContentSecurityPolicy, blob.CSP)
+				c.Set(fiber.HeaderReferrerPolicy, "no-referrer")
+			}
 			return c.Status(reply.StatusCode()).Send(blob.Data)
 		}
 		return writeJSON(c, reply.StatusCode(), reply.Body)

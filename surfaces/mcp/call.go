@@ -2,11 +2,13 @@ package mcpapi
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pmxcanvas/pmx-canvas/internal/jsonobj"
 	"github.com/pmxcanvas/pmx-canvas/messages"
@@ -159,7 +161,14 @@ func (t *Tool) run(call *Call, args Args) (*Result, error) {
 			return nil, err
 		}
 	}
-	reply, err := call.Invoke(t.Op, input)
+	raw, err := call.invokeRaw(t.Op, input)
+	if err != nil {
+		return nil, err
+	}
+	if blob, ok := raw.Body.(*messages.Blob); ok && t.Format == nil {
+		return blobResult(blob), nil
+	}
+	reply, err := replyOf(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -181,6 +190,11 @@ func (c *Call) Invoke(op string, input Args) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
+	return replyOf(reply)
+}
+
+// replyOf is an operation's reply as a tool formats it.
+func replyOf(reply *messages.Reply) (*Reply, error) {
 	body, err := messages.BodyJSON(reply.Body)
 	if err != nil {
 		return nil, err
@@ -244,4 +258,22 @@ func quoteList(names []string) string {
 		return "field " + q[0]
 	}
 	return "fields " + strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// blobResult is a binary reply as a tool result: an image as image
+// content with a receipt, text as the text itself, other bytes base64.
+func blobResult(b *messages.Blob) *Result {
+	mt := b.ContentType
+	if i := strings.IndexByte(mt, ';'); i >= 0 {
+		mt = strings.TrimSpace(mt[:i])
+	}
+	switch {
+	case strings.HasPrefix(mt, "image/") && mt != "image/svg+xml":
+		text, _ := Compact(Obj{{"ok", true}, {"mimeType", mt}, {"bytes", len(b.Data)}})
+		return &Result{Text: text, Image: b.Data, ImageMime: mt}
+	case utf8.Valid(b.Data):
+		return &Result{Text: string(b.Data)}
+	}
+	text, _ := Compact(Obj{{"ok", true}, {"mimeType", mt}, {"bytes", len(b.Data)}, {"base64", base64.StdEncoding.EncodeToString(b.Data)}})
+	return &Result{Text: text}
 }

@@ -298,62 +298,13 @@ func readAxDelivery(c *Call) (string, error) {
 	return Pretty(pick(m, "steering"))
 }
 
-// codeGraphNote says what canvas://code-graph does not compute yet.
-const codeGraphNote = "Import analysis between file nodes is not available in this build yet: every file node is listed " +
-	"with no imports, so edges and centrality are empty and every file is isolated."
-
-// readCodeGraph lists the file nodes in the reference's code-graph shape.
-// A file node's path is data.path, else its content when that is a single
-// line (the reference reads such content as the file's path).
+// readCodeGraph is the import graph between file nodes (codegraph.get).
 func readCodeGraph(c *Call) (string, error) {
-	var layout struct {
-		Nodes []struct {
-			ID   string         `json:"id"`
-			Type string         `json:"type"`
-			Data map[string]any `json:"data"`
-		} `json:"nodes"`
-		Edges []struct {
-			ID string `json:"id"`
-		} `json:"edges"`
-	}
-	r, err := c.Invoke("layout.get", Args{})
+	r, err := c.Invoke("codegraph.get", Args{})
 	if err != nil {
 		return "", err
 	}
-	if err := r.Decode(&layout); err != nil {
-		return "", fmt.Errorf("layout.get: unexpected reply: %w", err)
-	}
-	nodes := make([]Obj, 0)
-	isolated := make([]Obj, 0)
-	for _, n := range layout.Nodes {
-		if n.Type != "file" {
-			continue
-		}
-		p, _ := n.Data["path"].(string)
-		if p == "" {
-			if content, ok := n.Data["content"].(string); ok && !strings.ContainsAny(content, "\r\n") {
-				p = strings.TrimSpace(content)
-			}
-		}
-		if p == "" {
-			continue
-		}
-		var title any
-		if t, ok := n.Data["title"].(string); ok {
-			title = t
-		}
-		nodes = append(nodes, Obj{{"id", n.ID}, {"path", p}, {"title", title}, {"imports", []string{}},
-			{"importedBy", []string{}}, {"outDegree", 0}, {"inDegree", 0}})
-		isolated = append(isolated, Obj{{"path", p}, {"title", title}})
-	}
-	autoEdges := 0
-	for _, e := range layout.Edges {
-		if strings.HasPrefix(e.ID, "codegraph-") {
-			autoEdges++
-		}
-	}
-	return Pretty(Obj{{"totalFileNodes", len(nodes)}, {"totalAutoEdges", autoEdges}, {"nodes", nodes},
-		{"centralFiles", []Obj{}}, {"isolatedFiles", isolated}, {"note", codeGraphNote}})
+	return PrettyBody(r)
 }
 
 // ---- skills ----

@@ -309,26 +309,20 @@ func runGetNode(c *Call, a Args) (*Result, error) {
 	return cvText(Pretty(cvCompactNode(node)))
 }
 
-// webpageRefreshUnavailable is what a webpage refresh answers until pages
-// are fetched (the reference's refresh-failure shape).
-const webpageRefreshUnavailable = "Webpage refresh is not available yet."
-
-// runUpdateNode patches a node (canvas_update_node, canvas_node update).
+// runUpdateNode patches a node (canvas_update_node, canvas_node update);
+// refresh:true re-reads a file or image node's file or re-fetches a
+// webpage node's page instead.
 func runUpdateNode(c *Call, a Args) (*Result, error) {
-	id, _ := a["id"].(string)
-	if a["refresh"] == true && id != "" {
-		reply, err := c.Invoke("node.get", Args{"id": id})
+	if a["refresh"] == true {
+		in := Args{"id": a["id"]}
+		if u, ok := a["url"]; ok {
+			in["url"] = u
+		}
+		reply, err := c.Invoke("node.refresh", in)
 		if err != nil {
 			return nil, err
 		}
-		node, err := cvReplyObj(reply)
-		if err != nil {
-			return nil, err
-		}
-		if typ, _ := cvStrAt(node, "type"); typ == "webpage" {
-			text, err := Compact(Obj{{"ok", false}, {"id", id}, {"error", webpageRefreshUnavailable}})
-			return &Result{Text: text, IsError: true}, err
-		}
+		return cvText(Pretty(reply.Map()))
 	}
 	reply, err := c.Invoke("node.update", a)
 	if err != nil {

@@ -425,14 +425,9 @@ func TestUpdateNode(t *testing.T) {
 	deepEq(t, "data merged", merged["data"].(map[string]any)["extra"], 1.0)
 	h.fails("canvas_node", `{"action":"update","id":"`+id+`","title":7}`, `invalid input for node.update: field "title" must be a string, got number`)
 
-	// refresh: a webpage answers the reference's refresh-failure shape until
-	// pages are fetched; other types ignore it.
-	web := h.ok("canvas_add_node", `{"type":"webpage","url":"https://example.com"}`)["id"].(string)
-	r := h.call("canvas_node", `{"action":"update","id":"`+web+`","refresh":true}`)
-	if !r.IsError || r.Text != `{"ok":false,"id":"`+web+`","error":"Webpage refresh is not available yet."}` {
-		t.Errorf("refresh: %+v", r)
-	}
-	deepEq(t, "refresh ignored", decode(t, h.text("canvas_node", `{"action":"update","id":"`+id+`","refresh":true}`))["id"], id)
+	// refresh: re-fetches a webpage (tests/content drives real fetches);
+	// other node types do not refresh.
+	h.fails("canvas_node", `{"action":"update","id":"`+id+`","refresh":true}`, `Node "`+id+`" is a markdown node; only file, image and webpage nodes refresh.`)
 
 	tests := []struct{ tool, args, want string }{
 		{"canvas_update_node", `{"id":"nope","title":"x"}`, `Node "nope" not found.`},

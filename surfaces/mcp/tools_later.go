@@ -2,8 +2,7 @@ package mcpapi
 
 // Tools whose operations arrive with later issues: structured content
 // (json-render, charts, the schema document, spec validation), apps
-// (external MCP apps, diagrams, web artifacts), HTML primitives and webpage
-// refresh (reference mcp.md §6 canvas_render / canvas_app, §7.7, §7.14,
+// (external MCP apps, diagrams, web artifacts), and HTML primitives (reference mcp.md §6 canvas_render / canvas_app, §7.7, §7.14,
 // §7.15). Each is listed with its full reference field list, so
 // tools/list is complete, and answers isError "<tool>: not available yet".
 // When an operation lands, give its tool an Op (or Run) and drop Later.
@@ -15,7 +14,6 @@ const (
 	laterRichContent = "rich content (json-render, charts, schema)"
 	laterApps        = "apps (external MCP apps, diagrams, web artifacts)"
 	laterPrimitives  = "HTML primitives"
-	laterWebpage     = "webpage fetch"
 )
 
 // laterNote ends the description of every tool that is not available yet,
@@ -361,11 +359,8 @@ func init() {
 			Name: "canvas_refresh_webpage_node",
 			Description: `Deprecated: use canvas_node with action "update" and refresh:true. ` +
 				"Fetch a webpage node's URL again (optionally replacing the URL first) and update its stored snapshot.",
-			Fields: []Field{
-				ltReq("id", ltStr("The webpage node.")),
-				ltOpt("url", ltStr("New URL to store before fetching.")),
-			},
-			Later: laterWebpage,
+			Fields: opFields("node.refresh"),
+			Op:     "node.refresh",
 		},
 	)
 	for _, name := range laterTools {
@@ -381,5 +376,4 @@ var laterTools = []string{
 	"canvas_add_json_render_node", "canvas_stream_json_render_node", "canvas_add_graph_node",
 	"canvas_describe_schema", "canvas_validate_spec", "canvas_open_mcp_app", "canvas_add_diagram",
 	"canvas_build_web_artifact", "canvas_render", "canvas_app", "canvas_add_html_primitive",
-	"canvas_refresh_webpage_node",
 }

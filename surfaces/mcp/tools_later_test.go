@@ -26,7 +26,6 @@ func TestLaterToolsAreNotAvailableYet(t *testing.T) {
 		{"canvas_add_diagram", `{"elements":"[]"}`, "canvas_add_diagram"},
 		{"canvas_build_web_artifact", `{"title":"A","appTsx":"x"}`, "canvas_build_web_artifact"},
 		{"canvas_add_html_primitive", `{"kind":"choice-grid"}`, "canvas_add_html_primitive"},
-		{"canvas_refresh_webpage_node", `{"id":"node-1"}`, "canvas_refresh_webpage_node"},
 		{"canvas_render", `{"action":"describe-schema"}`, "canvas_render"},
 		{"canvas_render", `{"action":"validate","type":"json-render"}`, "canvas_render"},
 		{"canvas_render", `{"action":"add-json-render","spec":{}}`, "canvas_render"},
@@ -184,6 +183,7 @@ func TestLaterToolSchemasMatchTheReference(t *testing.T) {
 var webviewTools = map[string]bool{
 	"canvas_webview_status": true, "canvas_webview_start": true, "canvas_webview_stop": true,
 	"canvas_resize": true, "canvas_evaluate": true, "canvas_webview": true, "canvas_screenshot": true,
+	"canvas_refresh_webpage_node": true, // available since the workspace-content issue
 }
 
 func TestLaterToolDescriptions(t *testing.T) {

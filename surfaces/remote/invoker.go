@@ -80,10 +80,11 @@ func (c *Client) Invoke(ctx context.Context, env *messages.Envelope) (*messages.
 		return nil, decodeError(res.StatusCode, code, body)
 	}
 	reply := &messages.Reply{Status: res.StatusCode, Body: json.RawMessage(body)}
-	if ct := res.Header.Get("Content-Type"); strings.HasPrefix(ct, "image/") {
-		// A binary reply (a screenshot) stays bytes. Decided by the header:
-		// validating every JSON body (4–8 MB layouts) would cost a full pass.
-		reply.Body = &messages.Blob{ContentType: ct, Data: body}
+	if ct := res.Header.Get("Content-Type"); op.RepliesBytes() && !strings.HasPrefix(ct, "application/json") {
+		// A binary reply (a screenshot, file bytes, a page) stays bytes.
+		// Decided by the operation and the header: validating every JSON
+		// body (4–8 MB layouts) would cost a full pass.
+		reply.Body = &messages.Blob{ContentType: ct, Data: body, CSP: res.Header.Get("Content-Security-Policy")}
 	}
 	if rev, err := strconv.ParseUint(res.Header.Get(headerRevision), 10, 64); err == nil {
 		reply.Revision = rev

@@ -1,0 +1,48 @@
+package messages
+
+// Inputs of the workspace-content operations (file, image and webpage
+// nodes, the code graph, workspace files, markdown rendering).
+
+// NodeRefreshInput is the input of node.refresh
+// (POST /api/canvas/node/:id/refresh).
+type NodeRefreshInput struct {
+	ID  string  `json:"id" doc:"The webpage (or file, or image) node to refresh." pmx:"required"`
+	URL *string `json:"url" doc:"New URL to store before fetching (webpage nodes)."`
+}
+
+// WorkspacePathInput names a workspace file (absolute, or relative to the
+// workspace).
+type WorkspacePathInput struct {
+	Path string `json:"path" doc:"Workspace file, absolute or relative to the workspace." pmx:"required"`
+}
+
+// FileSaveInput is the input of file.save (POST /api/file/save).
+type FileSaveInput struct {
+	Path    string  `json:"path" doc:"Workspace text file to write (created if absent; its directory must exist)." pmx:"required"`
+	Content *string `json:"content" doc:"The new text; CRLF and CR line ends become LF." pmx:"required"`
+}
+
+// ArtifactInput is the input of artifact.get (GET /artifact?path=).
+type ArtifactInput struct {
+	Path       string  `json:"path" doc:"Workspace file to open as a page: html as it is, markdown rendered, images raw, other text escaped." pmx:"required"`
+	AxToken    *string `json:"axToken" cli:"-" doc:"Bridge nonce for an AX-enabled html artifact (with axNodeId)."`
+	AxNodeID   *string `json:"axNodeId" cli:"-" doc:"The node whose AX bridge the page gets."`
+	FrameToken *string `json:"frameToken" cli:"-" doc:"Nonce of the height reporter injected into html pages."`
+}
+
+// ImageGetInput is the input of image.get (GET /api/canvas/image/:id).
+type ImageGetInput struct {
+	ID string `json:"id" doc:"Image node whose workspace file to serve." pmx:"required"`
+}
+
+// MarkdownRenderInput is the input of markdown.render (POST /api/render).
+type MarkdownRenderInput struct {
+	Markdown *string `json:"markdown" doc:"Markdown (GitHub flavoured) to render as sanitised HTML." pmx:"required"`
+}
+
+// OpenExternalInput is the input of open-external
+// (POST /api/canvas/open-external).
+type OpenExternalInput struct {
+	NodeID string  `json:"nodeId" doc:"Node whose surface to open in the system browser." pmx:"required"`
+	URL    *string `json:"url" doc:"The node's own /api/canvas/surface/<id> path (only theme is kept)."`
+}

@@ -1,0 +1,73 @@
+package messages
+
+// Outputs of the workspace-content operations.
+
+// RefreshResult is the reply of node.refresh (and of node.update with
+// refresh:true): ok, and the node as it is after the refresh.
+type RefreshResult struct {
+	OK       bool   `json:"ok"`
+	ID       string `json:"id"`
+	Node     *Node  `json:"node,omitempty"`
+	Revision uint64 `json:"revision"`
+}
+
+// CodeGraph is the reply of codegraph.get: the import graph between the
+// canvas's file nodes.
+type CodeGraph struct {
+	TotalFileNodes int             `json:"totalFileNodes"`
+	TotalAutoEdges int             `json:"totalAutoEdges"`
+	Nodes          []CodeGraphNode `json:"nodes"`
+	CentralFiles   []CodeGraphFile `json:"centralFiles"`
+	IsolatedFiles  []CodeGraphFile `json:"isolatedFiles"`
+	// Errors maps a node id to why its imports could not all be read.
+	Errors map[string]string `json:"errors,omitempty"`
+}
+
+// CodeGraphNode is one file node in the code graph.
+type CodeGraphNode struct {
+	ID         string   `json:"id"`
+	Path       string   `json:"path"`
+	Title      string   `json:"title"`
+	Imports    []string `json:"imports"`
+	ImportedBy []string `json:"importedBy"`
+	OutDegree  int      `json:"outDegree"`
+	InDegree   int      `json:"inDegree"`
+}
+
+// CodeGraphFile names a central or isolated file.
+type CodeGraphFile struct {
+	ID       string `json:"id"`
+	Path     string `json:"path"`
+	Title    string `json:"title"`
+	InDegree int    `json:"inDegree,omitempty"`
+}
+
+// FileDoc is the reply of file.get: a workspace text file.
+type FileDoc struct {
+	Path      string `json:"path"`
+	Title     string `json:"title"`
+	Content   string `json:"content"`
+	UpdatedAt string `json:"updatedAt"`
+	SHA256    string `json:"sha256"`
+	Truncated bool   `json:"truncated,omitempty"`
+}
+
+// FileSaved is the reply of file.save.
+type FileSaved struct {
+	OK        bool   `json:"ok"`
+	Path      string `json:"path"`
+	UpdatedAt string `json:"updatedAt"`
+	SHA256    string `json:"sha256"`
+}
+
+// Rendered is the reply of markdown.render.
+type Rendered struct {
+	HTML string `json:"html"`
+}
+
+// OpenedExternal is the reply of open-external.
+type OpenedExternal struct {
+	OK     bool   `json:"ok"`
+	Opened bool   `json:"opened"`
+	URL    string `json:"url"`
+}
