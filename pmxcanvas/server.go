@@ -16,8 +16,8 @@ import (
 
 	"github.com/pmxcanvas/pmx-canvas/actors"
 	"github.com/pmxcanvas/pmx-canvas/automation"
-	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/content/webpage"
+	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/persistence"
 	httpapi "github.com/pmxcanvas/pmx-canvas/surfaces/http"

@@ -62,8 +62,8 @@ type Table struct {
 	Columns   []string   `json:"columns"`
 	Rows      [][]string `json:"rows"`
 	// RowCount counts every data row of the file's parsed part, shown or not.
-	RowCount  int  `json:"rowCount"`
-	Truncated bool `json:"truncated,omitempty"`
+	RowCount  int    `json:"rowCount"`
+	Truncated bool   `json:"truncated,omitempty"`
 	Error     string `json:"error,omitempty"`
 }
 
