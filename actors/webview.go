@@ -4,16 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io/fs"
 	"math"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/pmxcanvas/pmx-canvas/automation"
+	wsroot "github.com/pmxcanvas/pmx-canvas/content/workspace"
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
@@ -516,52 +515,23 @@ func requestBrowserRefused(field, flag string) *messages.Error {
 }
 
 // insideWorkspace resolves p against the workspace and reports whether it
-// stays inside it, following symbolic links: a link inside the workspace
-// that points out of it does not count as inside. Parts of the path that
-// do not exist yet are taken as written.
+// stays inside it, following symbolic links (content/workspace's rule):
+// a link inside the workspace that points out of it does not count as
+// inside. Parts of the path that do not exist yet are taken as written.
 func insideWorkspace(workspace, p string) (string, bool) {
 	if workspace == "" {
 		return "", false
 	}
-	root, err := filepath.EvalSymlinks(workspace)
+	root, err := wsroot.Open(workspace)
 	if err != nil {
 		return "", false
 	}
-	abs := p
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(workspace, p)
-	}
-	abs = filepath.Clean(abs)
-	real, err := resolveExisting(abs)
+	defer root.Close()
+	rel, err := root.Contain(p)
 	if err != nil {
 		return "", false
 	}
-	rel, err := filepath.Rel(root, real)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return real, true
-}
-
-// resolveExisting resolves the symbolic links of the longest existing
-// prefix of the clean absolute path p and appends the rest unchanged.
-func resolveExisting(p string) (string, error) {
-	rest := ""
-	for cur := p; ; {
-		real, err := filepath.EvalSymlinks(cur)
-		if err == nil {
-			return filepath.Join(real, rest), nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return "", err
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p, nil
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
+	return root.Abs(rel), true
 }
 
 // workbenchURLs returns the URL the status shows and the one the browser

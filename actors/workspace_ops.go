@@ -168,13 +168,17 @@ func contentType(rel string, data []byte) string {
 // sandboxCSP serves workspace bytes as an opaque origin with no scripts.
 const sandboxCSP = "sandbox"
 
-func fileBytes(_ context.Context, s *System, _ *canvasRef, env *messages.Envelope) (any, *messages.Error) {
-	in := env.Args.(*messages.WorkspacePathInput)
-	rel, err := s.content.resolve(in.Path, 400)
-	if err != nil {
-		return nil, err
+// readServed resolves a request path and reads the file a route serves.
+func (k *contentKit) readServed(p string) (rel string, data []byte, err *messages.Error) {
+	if rel, err = k.resolve(p, 400); err != nil {
+		return "", nil, err
 	}
-	data, err := s.content.serveFile(rel, in.Path)
+	data, err = k.serveFile(rel, p)
+	return rel, data, err
+}
+
+func fileBytes(_ context.Context, s *System, _ *canvasRef, env *messages.Envelope) (any, *messages.Error) {
+	rel, data, err := s.content.readServed(env.Args.(*messages.WorkspacePathInput).Path)
 	if err != nil {
 		return nil, err
 	}
@@ -215,11 +219,7 @@ const artifactCSP = "sandbox allow-scripts"
 
 func artifactGet(_ context.Context, s *System, _ *canvasRef, env *messages.Envelope) (any, *messages.Error) {
 	in := env.Args.(*messages.ArtifactInput)
-	rel, err := s.content.resolve(in.Path, 400)
-	if err != nil {
-		return nil, err
-	}
-	data, err := s.content.serveFile(rel, in.Path)
+	rel, data, err := s.content.readServed(in.Path)
 	if err != nil {
 		return nil, err
 	}

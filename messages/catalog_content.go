@@ -14,7 +14,7 @@ var contentOps = []*Op{
 		HTTP:     []Route{{"POST", "/api/canvas/node/:id/refresh"}},
 	},
 	{
-		Name: "codegraph.get", Owner: OwnerLayout, Kind: Read,
+		Name: "codegraph.get", Owner: OwnerLayout, Kind: Read, GoMethod: "CodeGraph",
 		Summary:  "The import graph between file nodes: imports, importers, degrees, central and isolated files.",
 		NewInput: input[EmptyInput](),
 		CLI:      &CLIBinding{Path: "code-graph"},

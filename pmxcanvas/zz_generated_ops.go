@@ -258,10 +258,9 @@ func (c *Canvas) NodeRefresh(ctx context.Context, in *messages.NodeRefreshInput)
 	return runOp[messages.RefreshResult](ctx, c, "node.refresh", in)
 }
 
-// CodegraphGet runs codegraph.get (GET /api/canvas/code-graph): The import
-// graph between file nodes: imports, importers, degrees, central and isolated
-// files.
-func (c *Canvas) CodegraphGet(ctx context.Context) (*messages.CodeGraph, error) {
+// CodeGraph runs codegraph.get (GET /api/canvas/code-graph): The import graph
+// between file nodes: imports, importers, degrees, central and isolated files.
+func (c *Canvas) CodeGraph(ctx context.Context) (*messages.CodeGraph, error) {
 	return runOp[messages.CodeGraph](ctx, c, "codegraph.get", nil)
 }
 

@@ -74,6 +74,20 @@ func IsOutside(err error) bool {
 // for the workspace itself. A path that does not exist yet resolves too
 // (its existing parent is checked), so callers can report "not found".
 func (r *Root) Resolve(p string) (string, error) {
+	rel, err := r.Contain(p)
+	if err != nil {
+		return "", err
+	}
+	if first, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); first == StateDir &&
+		!strings.HasPrefix(filepath.ToSlash(rel), StateDir+"/artifacts/") {
+		return "", &PathError{Path: p, Reason: "is in the workspace's " + StateDir + " store, not workspace content"}
+	}
+	return rel, nil
+}
+
+// Contain is Resolve without the store rule: for paths the server itself
+// keeps in the workspace (a browser profile may live in .pmx-canvas/).
+func (r *Root) Contain(p string) (string, error) {
 	if strings.TrimSpace(p) == "" {
 		return "", &PathError{Path: p, Reason: "is empty"}
 	}
@@ -95,10 +109,6 @@ func (r *Root) Resolve(p string) (string, error) {
 	rel, ok := r.within(real)
 	if !ok {
 		return "", &PathError{Path: p, Reason: "leaves the workspace through a symlink (to " + real + ")"}
-	}
-	if first, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); first == StateDir &&
-		!strings.HasPrefix(filepath.ToSlash(rel), StateDir+"/artifacts/") {
-		return "", &PathError{Path: p, Reason: "is in the workspace's " + StateDir + " store, not workspace content"}
 	}
 	return rel, nil
 }

@@ -8,7 +8,7 @@ import { openPalette, closePalette, paletteOpen } from "./palette.js";
 import { setupAnnotations } from "./annotate.js";
 import { toggleSnapshots } from "./snapshots.js";
 import { createMinimap } from "./minimap.js";
-import { markdown } from "./markdown.js";
+import { renderMarkdown } from "./markdown.js";
 import { center, nodeBounds } from "./geometry.js";
 import { icon, iconHTML } from "./icons.js";
 
@@ -126,6 +126,13 @@ async function api(method, path, body) {
     console.error(method, path, err);
     return null;
   }
+}
+
+// renderOnServer is markdown as the server renders it (sanitised HTML).
+async function renderOnServer(src) {
+  const res = await api("POST", "/api/render", { markdown: src });
+  if (!res || !res.ok) return null;
+  return (await res.json()).html;
 }
 
 // ---- the event stream ----
@@ -374,8 +381,7 @@ function fillBody(body, n) {
   const d = n.data || {};
   switch (n.type) {
     case "markdown": case "prompt": case "response": case "context": case "ledger": case "trace":
-      body.innerHTML = markdown(String(d.content ?? d.text ?? ""));
-      if (!body.innerHTML) body.append(el("div", { class: "node-meta" }, "Empty node"));
+      if (!renderMarkdown(body, String(d.content ?? d.text ?? ""), renderOnServer)) body.append(el("div", { class: "node-meta" }, "Empty node"));
       return;
     case "status":
       body.append(el("div", {}, String(d.content ?? d.message ?? d.phase ?? "")));
@@ -386,7 +392,7 @@ function fillBody(body, n) {
       return;
     case "webpage":
       body.append(el("div", { class: "node-meta" }, d.url || ""));
-      if (d.content) body.insertAdjacentHTML("beforeend", markdown(String(d.content)));
+      if (d.content) renderMarkdown(body, String(d.content), renderOnServer);
       return;
     case "image": {
       const src = String(d.src || d.content || "");

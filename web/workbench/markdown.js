@@ -1,42 +1,42 @@
-// markdown renders the common subset (headings, emphasis, code, links,
-// lists, tables, paragraphs) from escaped text, so stored content can never
-// inject markup.
-export function markdown(src) {
-  const esc = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-  const inline = (s) => esc(s)
-    .replace(/`([^`]+)`/g, "<code>$1</code>")
-    .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
-    .replace(/\*([^*]+)\*/g, "<em>$1</em>")
-    .replace(/\[([^\]]+)\]\((https?:[^)\s]+)\)/g, '<a href="$2" target="_blank" rel="noopener">$1</a>');
-  const out = [];
-  const lines = src.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (line.startsWith("```")) {
-      const code = [];
-      while (++i < lines.length && !lines[i].startsWith("```")) code.push(lines[i]);
-      out.push(`<pre><code>${esc(code.join("\n"))}</code></pre>`);
-    } else if (/^#{1,6} /.test(line)) {
-      const level = line.indexOf(" ");
-      out.push(`<h${level}>${inline(line.slice(level + 1))}</h${level}>`);
-    } else if (/^\s*[-*] /.test(line)) {
-      const items = [];
-      for (; i < lines.length && /^\s*[-*] /.test(lines[i]); i++) items.push(`<li>${inline(lines[i].replace(/^\s*[-*] /, ""))}</li>`);
-      i--;
-      out.push(`<ul>${items.join("")}</ul>`);
-    } else if (/^\|.*\|\s*$/.test(line)) {
-      const rows = [];
-      for (; i < lines.length && /^\|.*\|\s*$/.test(lines[i]); i++) {
-        if (/^\|[\s:|-]+\|\s*$/.test(lines[i])) continue;
-        const cells = lines[i].trim().slice(1, -1).split("|").map((c) => inline(c.trim()));
-        const tag = rows.length === 0 ? "th" : "td";
-        rows.push(`<tr>${cells.map((c) => `<${tag}>${c}</${tag}>`).join("")}</tr>`);
-      }
-      i--;
-      out.push(`<table>${rows.join("")}</table>`);
-    } else if (line.trim() !== "") {
-      out.push(`<p>${inline(line)}</p>`);
-    }
+// Markdown is rendered on the server (POST /api/render: goldmark, GitHub
+// flavoured, sanitised by bluemonday), the same HTML agents and artifact
+// pages get. A node shows its text as plain text until the HTML arrives;
+// rendered HTML is cached by source, so the re-renders every layout frame
+// causes cost nothing.
+
+const MAX_CACHED = 500;
+const cache = new Map(); // source -> html (insertion order: oldest first)
+const pending = new Map(); // source -> Promise<html>
+
+// renderMarkdown fills body with src rendered; render(src) fetches the
+// HTML (the caller's authenticated request). It returns false for empty src.
+export function renderMarkdown(body, src, render) {
+  if (!src) return false;
+  const hit = cache.get(src);
+  if (hit !== undefined) {
+    body.innerHTML = hit;
+    return true;
   }
-  return out.join("");
+  const plain = document.createElement("div");
+  plain.className = "md-pending";
+  plain.textContent = src;
+  body.append(plain);
+  let p = pending.get(src);
+  if (!p) {
+    p = render(src).then((html) => {
+      pending.delete(src);
+      if (typeof html !== "string") return null;
+      cache.set(src, html);
+      if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value);
+      return html;
+    });
+    pending.set(src, p);
+  }
+  p.then((html) => {
+    if (html !== null && plain.isConnected) {
+      plain.remove();
+      body.insertAdjacentHTML("beforeend", html);
+    }
+  });
+  return true;
 }
