@@ -154,12 +154,15 @@ type contentActor struct {
 	ref *canvasRef
 	// nodes maps a watched absolute path to the ids of the nodes showing it.
 	nodes map[string]map[string]bool
+	// disk is the digest of each watched file as last read ("" when it
+	// was missing), so a commit that shows what is on disk costs no read.
+	disk map[string]string
 	// graphGen numbers code-graph requests; only the latest tick runs.
 	graphGen uint64
 }
 
 func newContentActor(ref *canvasRef) *contentActor {
-	return &contentActor{ref: ref, nodes: map[string]map[string]bool{}}
+	return &contentActor{ref: ref, nodes: map[string]map[string]bool{}, disk: map[string]string{}}
 }
 
 func (a *contentActor) kit() *contentKit { return a.ref.sys.content }
@@ -173,7 +176,7 @@ func (a *contentActor) Receive(ctx actor.Context) {
 		a.rebuild(ctx)
 	case *actor.Restarting, *actor.Stopping:
 		a.kit().watcher.UnwatchOwner(a.ref.id)
-		a.nodes = map[string]map[string]bool{}
+		a.nodes, a.disk = map[string]map[string]bool{}, map[string]string{}
 	case *fileNodesChanged:
 		a.apply(ctx, m)
 	case *fileChanged:
@@ -195,7 +198,7 @@ func (a *contentActor) Receive(ctx actor.Context) {
 // a restart) and checks each file against what its nodes show.
 func (a *contentActor) rebuild(ctx actor.Context) {
 	a.kit().watcher.UnwatchOwner(a.ref.id)
-	a.nodes = map[string]map[string]bool{}
+	a.nodes, a.disk = map[string]map[string]bool{}, map[string]string{}
 	shas := map[string]map[string]string{}
 	a.ref.view.Load().Nodes.Each(func(n *canvas.Node) bool {
 		if p, ok := n.Data["path"].(string); ok && n.Type == "file" && p != "" {
@@ -228,6 +231,7 @@ func (a *contentActor) unwatch(p, id string) {
 		delete(ids, id)
 		if len(ids) == 0 {
 			delete(a.nodes, p)
+			delete(a.disk, p)
 			a.kit().watcher.Unwatch(p, a.ref.id)
 		}
 	}
@@ -244,7 +248,9 @@ func (a *contentActor) apply(ctx actor.Context, m *fileNodesChanged) {
 		}
 		if c.after != "" {
 			a.watch(c.after, c.id)
-			a.sync(ctx, c.after, map[string]string{c.id: c.sha})
+			if sha, known := a.disk[c.after]; !known || sha != c.sha {
+				a.sync(ctx, c.after, map[string]string{c.id: c.sha})
+			}
 		}
 	}
 	if len(m.changes) > 0 {
@@ -285,6 +291,10 @@ func (a *contentActor) sync(ctx actor.Context, path string, only map[string]stri
 	if err != nil && !missing {
 		a.log().Warn("file node not refreshed", "path", path, "err", err)
 		return
+	}
+	a.disk[path] = ""
+	if snap != nil {
+		a.disk[path] = snap.SHA256
 	}
 	view := a.ref.view.Load()
 	var syncs []canvas.FileSync

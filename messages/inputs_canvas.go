@@ -195,7 +195,7 @@ type NodeUpdateInput struct {
 	AxCapabilities map[string]any `json:"axCapabilities" doc:"AX interaction opt-in {enabled, allowed[]}, merged into the node's data."`
 	Children       any            `json:"children" doc:"Group nodes: replacement member list."`
 	ChildIDs       any            `json:"childIds" doc:"Group nodes: alias of children."`
-	Refresh        *bool          `json:"refresh" doc:"Webpage nodes: true re-fetches the page instead of patching (not available yet)."`
+	Refresh        *bool          `json:"refresh" doc:"true refreshes instead of patching: a webpage node re-fetches its page (at url when given), a file or image node re-reads its file."`
 	OutputShape
 }
 
