@@ -28,6 +28,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/pmxcanvas/pmx-canvas/content/framedocs"
 	"github.com/pmxcanvas/pmx-canvas/content/webpage"
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
@@ -152,6 +153,8 @@ type System struct {
 	stopTicks    chan struct{}
 	// content is the workspace and its file watcher (content.go).
 	content *contentKit
+	// frames are the documents handed to sandboxed frames (surface.go).
+	frames *framedocs.Store
 	// fetch is the webpage fetcher, built on first use (refresh.go).
 	fetchOnce sync.Once
 	fetch     *webpage.Fetcher
@@ -192,7 +195,7 @@ func Start(cfg Config) (*System, error) {
 		// protoactor logs every supervision event at info; keep warnings.
 		return slog.New(levelFilter{logger.Handler(), slog.LevelWarn})
 	}))
-	s := &System{cfg: cfg, as: as}
+	s := &System{cfg: cfg, as: as, frames: framedocs.New()}
 	if err := s.startContent(); err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/pmxcanvas/pmx-canvas/content/files"
 	"github.com/pmxcanvas/pmx-canvas/content/images"
 	"github.com/pmxcanvas/pmx-canvas/content/markdown"
+	"github.com/pmxcanvas/pmx-canvas/content/surface"
 	"github.com/pmxcanvas/pmx-canvas/content/workspace"
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
@@ -232,7 +233,7 @@ func artifactGet(_ context.Context, s *System, _ *canvasRef, env *messages.Envel
 	case ".html", ".htm":
 		page := string(data)
 		if in.FrameToken != nil && *in.FrameToken != "" {
-			page = injectBeforeBodyEnd(page, heightReporter(*in.FrameToken))
+			page = injectBeforeBodyEnd(page, surface.HeightReporter(*in.FrameToken))
 		}
 		return &messages.Blob{ContentType: "text/html; charset=utf-8", Data: []byte(page), CSP: artifactCSP}, nil
 	case ".md", ".markdown":
@@ -257,15 +258,6 @@ func artifactPage(title, body string) *messages.Blob {
 		`table{border-collapse:collapse}td,th{border:1px solid #333;padding:4px 8px}</style></head>` +
 		`<body><main>` + body + `</main></body></html>`
 	return &messages.Blob{ContentType: "text/html; charset=utf-8", Data: []byte(page), CSP: artifactCSP}
-}
-
-// heightReporter posts the page's height to the embedding frame, tagged
-// with the frame's nonce, whenever it changes.
-func heightReporter(token string) string {
-	t := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "<", `\u003c`).Replace(token)
-	return `<script>(function(){var t="` + t + `",last=0;function send(){var h=Math.ceil(document.documentElement.scrollHeight);` +
-		`if(h!==last){last=h;parent.postMessage({type:"pmx-frame-height",frameToken:t,height:h},"*")}}` +
-		`new ResizeObserver(send).observe(document.documentElement);addEventListener("load",send);send()})()</script>`
 }
 
 func injectBeforeBodyEnd(page, script string) string {

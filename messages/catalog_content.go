@@ -85,4 +85,25 @@ var contentOps = []*Op{
 		MCP: &MCPBinding{Tool: "canvas_open_external",
 			Description: "Open a node's surface in the system browser of the machine the server runs on (loopback-bound servers only)."},
 	},
+	{
+		Name: "surface.get", Owner: OwnerWorkspace, Kind: Read,
+		Summary:  "Open a node as a site: an html node's surface document (sandboxed, with the theme, presentation, AX and height bridges), or a redirect to the viewer, page or app that shows it.",
+		NewInput: input[SurfaceGetInput](),
+		CLI:      &CLIBinding{Path: "surface", Args: []string{"id"}},
+		HTTP:     []Route{{"GET", "/api/canvas/surface/:id"}, {"HEAD", "/api/canvas/surface/:id"}},
+	},
+	{
+		Name: "frame-document.create", Owner: OwnerWorkspace, Kind: Write,
+		Summary:  "Store an HTML document for a sandboxed frame; it is served at the returned url with the given sandbox.",
+		NewInput: input[FrameDocumentInput](),
+		CLI:      &CLIBinding{Path: "frame-document create"},
+		HTTP:     []Route{{"POST", "/api/canvas/frame-documents"}},
+	},
+	{
+		Name: "frame-document.get", Owner: OwnerWorkspace, Kind: Read,
+		Summary:  "Serve a stored frame document with its sandbox policy.",
+		NewInput: input[FrameDocumentGetInput](),
+		CLI:      &CLIBinding{Path: "frame-document get", Args: []string{"id"}},
+		HTTP:     []Route{{"GET", "/api/canvas/frame-documents/:id"}},
+	},
 }

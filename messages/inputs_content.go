@@ -46,3 +46,27 @@ type OpenExternalInput struct {
 	NodeID string  `json:"nodeId" doc:"Node whose surface to open in the system browser." pmx:"required"`
 	URL    *string `json:"url" doc:"The node's own /api/canvas/surface/<id> path (only theme is kept)."`
 }
+
+// SurfaceGetInput is the input of surface.get (GET /api/canvas/surface/:id).
+type SurfaceGetInput struct {
+	ID           string  `json:"id" doc:"Node to open as a site." pmx:"required"`
+	Theme        *string `json:"theme" doc:"light or high-contrast; anything else is dark."`
+	Present      *string `json:"present" doc:"1 opens an html surface in presentation mode."`
+	Display      *string `json:"display" doc:"expanded is passed to the json-render viewer."`
+	ThemeToken   *string `json:"themeToken" cli:"-" doc:"The parent frame's nonce for theme messages."`
+	PresentToken *string `json:"presentToken" cli:"-" doc:"The parent frame's nonce for presentation messages."`
+	AxToken      *string `json:"axToken" cli:"-" doc:"The parent frame's nonce for the AX bridge (injected only for AX-enabled nodes)."`
+	FrameToken   *string `json:"frameToken" cli:"-" doc:"The parent frame's nonce for the content-height reporter."`
+}
+
+// FrameDocumentInput is the input of frame-document.create
+// (POST /api/canvas/frame-documents).
+type FrameDocumentInput struct {
+	HTML    *string `json:"html" doc:"The document (at most 5 MiB)." pmx:"required"`
+	Sandbox *string `json:"sandbox" doc:"Space-separated sandbox tokens (default allow-scripts; allow-same-origin is never allowed)."`
+}
+
+// FrameDocumentGetInput is the input of frame-document.get.
+type FrameDocumentGetInput struct {
+	ID string `json:"id" doc:"The id frame-document.create returned." pmx:"required"`
+}

@@ -71,3 +71,15 @@ type OpenedExternal struct {
 	Opened bool   `json:"opened"`
 	URL    string `json:"url"`
 }
+
+// Redirect is a reply that sends the client elsewhere (HTTP 302 with
+// Location, no-store): a surface that is another route or page.
+type Redirect struct {
+	Location string `json:"location"`
+}
+
+// FrameDocument is the reply of frame-document.create.
+type FrameDocument struct {
+	OK  bool   `json:"ok"`
+	URL string `json:"url"`
+}

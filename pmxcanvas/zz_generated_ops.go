@@ -306,6 +306,28 @@ func (c *Canvas) OpenExternal(ctx context.Context, in *messages.OpenExternalInpu
 	return runOp[messages.OpenedExternal](ctx, c, "open-external", in)
 }
 
+// SurfaceGet runs surface.get (GET /api/canvas/surface/:id, HEAD
+// /api/canvas/surface/:id): Open a node as a site: an html node's surface
+// document (sandboxed, with the theme, presentation, AX and height bridges),
+// or a redirect to the viewer, page or app that shows it.
+func (c *Canvas) SurfaceGet(ctx context.Context, in *messages.SurfaceGetInput) (*messages.Blob, error) {
+	return runOp[messages.Blob](ctx, c, "surface.get", in)
+}
+
+// FrameDocumentCreate runs frame-document.create (POST
+// /api/canvas/frame-documents): Store an HTML document for a sandboxed frame;
+// it is served at the returned url with the given sandbox.
+func (c *Canvas) FrameDocumentCreate(ctx context.Context, in *messages.FrameDocumentInput) (*messages.FrameDocument, error) {
+	return runOp[messages.FrameDocument](ctx, c, "frame-document.create", in)
+}
+
+// FrameDocumentGet runs frame-document.get (GET
+// /api/canvas/frame-documents/:id): Serve a stored frame document with its
+// sandbox policy.
+func (c *Canvas) FrameDocumentGet(ctx context.Context, in *messages.FrameDocumentGetInput) (*messages.Blob, error) {
+	return runOp[messages.Blob](ctx, c, "frame-document.get", in)
+}
+
 // AxGet runs ax.get (GET /api/canvas/ax): Read the canvas-bound AX state, the
 // host capability and (unless includeContext=false) the agent context.
 func (c *Canvas) AxGet(ctx context.Context, in *messages.AxGetInput) (*messages.AxGetResult, error) {

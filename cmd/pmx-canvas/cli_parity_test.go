@@ -247,6 +247,8 @@ func TestCLIHTTPParity(t *testing.T) {
 		{cli: []string{"file", "get", "notes/plan.md"}, method: "GET", path: "/api/file?path=notes/plan.md"},
 		{cli: []string{"render", "--markdown", "**b**"}, method: "POST", path: "/api/render", body: `{"markdown":"**b**"}`},
 		{cli: []string{"open-external", "{A}"}, method: "POST", path: "/api/canvas/open-external", body: `{"nodeId":"{A}"}`},
+		{cli: []string{"frame-document", "create", "--html", "<p>f</p>"}, method: "POST", path: "/api/canvas/frame-documents",
+			body: `{"html":"<p>f</p>"}`, mask: []string{"url"}},
 
 		{cli: []string{"clear", "--yes"}, method: "POST", path: "/api/canvas/clear"},
 		{cli: []string{"layout"}, method: "GET", path: "/api/canvas/state"},
@@ -277,7 +279,7 @@ func TestCLIHTTPParity(t *testing.T) {
 	covered["webview.screenshot"] = true
 	// So do the byte-serving workspace routes; testdata/script/content.txtar
 	// checks their commands write the bytes.
-	for _, op := range []string{"file.bytes", "image.get", "artifact.get"} {
+	for _, op := range []string{"file.bytes", "image.get", "artifact.get", "surface.get", "frame-document.get"} {
 		covered[op] = true
 	}
 	for _, op := range cliOperations(t) {

@@ -110,7 +110,7 @@ func writeRoutes() [][2]string {
 	var out [][2]string
 	for _, op := range messages.Catalog {
 		for _, r := range op.HTTP {
-			if r.Method == "GET" {
+			if r.Method == "GET" || r.Method == "HEAD" {
 				continue
 			}
 			parts := strings.Split(r.Path, "/")

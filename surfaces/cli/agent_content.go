@@ -23,11 +23,13 @@ func init() {
 		}
 	}
 	setUX(map[string]*commandUX{
-		"file.bytes":   blob("pmx-canvas file bytes docs/spec.pdf --output ./spec.pdf"),
-		"image.get":    blob("pmx-canvas image get node-abc --output ./shot.png"),
-		"artifact.get": blob("pmx-canvas artifact notes/plan.md --output ./plan.html"),
-		"node.refresh": {example: []string{"pmx-canvas node refresh node-abc", "pmx-canvas node refresh node-abc --url https://example.com/docs"}},
-		"file.save":    {example: []string{`pmx-canvas file save notes/plan.md --content "# Plan"`}},
+		"file.bytes":         blob("pmx-canvas file bytes docs/spec.pdf --output ./spec.pdf"),
+		"image.get":          blob("pmx-canvas image get node-abc --output ./shot.png"),
+		"artifact.get":       blob("pmx-canvas artifact notes/plan.md --output ./plan.html"),
+		"surface.get":        blob("pmx-canvas surface node-abc --theme light --output ./surface.html"),
+		"frame-document.get": blob("pmx-canvas frame-document get 3f2a… --output ./frame.html"),
+		"node.refresh":       {example: []string{"pmx-canvas node refresh node-abc", "pmx-canvas node refresh node-abc --url https://example.com/docs"}},
+		"file.save":          {example: []string{`pmx-canvas file save notes/plan.md --content "# Plan"`}},
 	})
 }
 

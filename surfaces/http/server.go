@@ -257,6 +257,11 @@ func (s *Server) operation(op *messages.Op) fiber.Handler {
 			return writeError(c, messages.AsError(ierr))
 		}
 		c.Set("X-PMX-Revision", strconv.FormatUint(reply.Revision, 10))
+		if to, ok := reply.Body.(*messages.Redirect); ok {
+			c.Set(fiber.HeaderCacheControl, "no-store")
+			c.Set(fiber.HeaderLocation, to.Location)
+			return c.SendStatus(fiber.StatusFound)
+		}
 		if blob, ok := reply.Body.(*messages.Blob); ok {
 			c.Set(fiber.HeaderContentType, blob.ContentType)
 			c.Set(fiber.HeaderCacheControl, "no-store")

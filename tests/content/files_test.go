@@ -223,7 +223,7 @@ func TestFileRoutes(t *testing.T) {
 	}
 	s.write("site/index.html", "<html><body><p>hi</p></body></html>")
 	_, _, raw, hdr = s.do("GET", "/artifact?path=site/index.html&frameToken=abc", nil)
-	if !strings.Contains(string(raw), "<p>hi</p>") || !strings.Contains(string(raw), `frameToken:t`) ||
+	if !strings.Contains(string(raw), "<p>hi</p>") || !strings.Contains(string(raw), "pmx-frame-height") ||
 		hdr.Get("Content-Security-Policy") != "sandbox allow-scripts" {
 		t.Errorf("artifact html: %s", raw)
 	}
