@@ -192,6 +192,11 @@ func TestDefaults(t *testing.T) {
 			want: map[string]any{"xKey": "label", "series": []any{"b", "a"}},
 		},
 		{
+			name: "stacked bar series leave out a numeric category",
+			in:   decode(t, `{"graphType":"stacked-bar","data":[{"year":2024,"b":1,"a":2}],"xKey":"year"}`),
+			want: map[string]any{"xKey": "year", "series": []any{"b", "a"}},
+		},
+		{
 			name: "stacked bar given series",
 			in:   decode(t, `{"graphType":"stacked-bar","data":[{"q":"Q1","b":1,"a":2}],"xKey":"q","series":["a"],"aggregate":"sum"}`),
 			want: map[string]any{"xKey": "q", "series": []any{"a"}, "aggregate": "sum"},
@@ -373,6 +378,8 @@ func TestErrors(t *testing.T) {
 			"Invalid highlight 1.5: a bar index is a whole number from 0 to 9999."},
 		{"highlight negative", Input{Data: []map[string]any{}, Highlight: Highlight{true, -1}},
 			"Invalid highlight -1: a bar index is a whole number from 0 to 9999."},
+		{"highlight past any chart", Input{Data: []map[string]any{}, Highlight: Highlight{true, MaxRows}},
+			"Invalid highlight 10000: a bar index is a whole number from 0 to 9999."},
 		{"highlight other type", Input{Data: []map[string]any{}, Highlight: Highlight{true, true}},
 			`Invalid highlight (boolean true). Use "max", "min", a 0-based bar index or null.`},
 		{"highlight past the last bar", decode(t, `{"graphType":"bar","data":[{"a":"x","b":1},{"a":"y","b":2}],"highlight":2}`),

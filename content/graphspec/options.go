@@ -55,7 +55,7 @@ func (h Highlight) check() error {
 	if !ok {
 		return fmt.Errorf("Invalid highlight (%s). %s", describe(h.Value), highlightUsage)
 	}
-	if f < 0 || f != math.Trunc(f) || f > MaxRows {
+	if f < 0 || f != math.Trunc(f) || f >= MaxRows {
 		return fmt.Errorf("Invalid highlight %v: a bar index is a whole number from 0 to %d.", f, MaxRows-1)
 	}
 	return nil
