@@ -19,7 +19,7 @@ var batchAliases = map[string]struct{ op, mode string }{
 // batchNotBuilt are entries the reference's batch allows whose operation
 // this build does not have yet; they fail with a clearer message than
 // "unsupported".
-var batchNotBuilt = map[string]bool{"graph.add": true}
+var batchNotBuilt = map[string]bool{}
 
 // runBatch runs canvas.batch: every entry in one transaction, so the batch
 // applies whole or not at all, records one undo step and emits one layout

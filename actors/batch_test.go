@@ -11,7 +11,7 @@ import (
 
 // referenceBatchOps are the entries the reference's canvas.batch allows
 // (domain.md §14). pin.add and pin.remove are its aliases of pin.set, and
-// this build has no graph.add yet.
+// graph.add runs as an entry too.
 var referenceBatchOps = []string{"node.add", "node.update", "node.remove", "graph.add", "edge.add",
 	"group.create", "group.add", "group.remove", "pin.set", "pin.add", "pin.remove", "snapshot.save", "arrange"}
 
@@ -106,7 +106,7 @@ func TestBatchRunsEveryOperationWithTheReferencesResults(t *testing.T) {
 	if _, ok := out["refs"].(map[string]any)["s"].(map[string]any)["snapshot"]; !ok {
 		t.Errorf("refs: %v", out["refs"])
 	}
-	if _, err := h.call("", "canvas.batch", `{"operations":[{"op":"graph.add","args":{}}]}`); err == nil || !strings.Contains(err.Message, "not available in this build") {
+	if _, err := h.call("", "canvas.batch", `{"operations":[{"op":"graph.add","args":{}}]}`); err == nil || !strings.Contains(err.Message, "Missing required field: data.") {
 		t.Errorf("graph.add: %v", err)
 	}
 	if _, err := h.call("", "canvas.batch", `{"operations":[{"op":"canvas.clear"}]}`); err == nil || !strings.Contains(err.Message, `Unsupported canvas_batch operation "canvas.clear"`) {

@@ -106,4 +106,11 @@ var contentOps = []*Op{
 		CLI:      &CLIBinding{Path: "frame-document get", Args: []string{"id"}},
 		HTTP:     []Route{{"GET", "/api/canvas/frame-documents/:id"}},
 	},
+	{
+		Name: "graph.add", Owner: OwnerLayout, Kind: Write, Batch: true,
+		Summary:  "Create a chart node from rows of data (12 chart types); the node stores the json-render spec the viewer draws.",
+		NewInput: input[GraphAddInput](),
+		CLI:      &CLIBinding{Path: "graph add"},
+		HTTP:     []Route{{"POST", "/api/canvas/graph"}},
+	},
 }

@@ -5,7 +5,10 @@ package messages
 // every surface's schema, flag help and docs print it.
 var (
 	// NodeTypes are the types node.add accepts, in the reference's order.
-	NodeTypes    = []string{"markdown", "status", "context", "ledger", "trace", "file", "image", "mcp-app", "webpage", "html", "group", "diff"}
+	NodeTypes = []string{"markdown", "status", "context", "ledger", "trace", "file", "image", "mcp-app", "webpage", "html", "group", "diff"}
+	// GraphTypes are graph.add's chart kinds (content/graphspec builds
+	// them; a test keeps the two lists equal).
+	GraphTypes   = []string{"line", "bar", "pie", "area", "scatter", "radar", "stacked-bar", "composed", "sparkline", "dot-plot", "bullet", "slopegraph"}
 	EdgeTypes    = []string{"relation", "depends-on", "flow", "references"}
 	EdgeStyles   = []string{"solid", "dashed", "dotted"}
 	ChildLayouts = []string{"grid", "column", "flow"}
@@ -49,6 +52,7 @@ var (
 
 // Enums names each list for the enum struct tag.
 var Enums = map[string][]string{
+	"aggregates": {"sum", "count", "avg"}, "colorBys": {"series", "category", "value", "none"}, "sortOrders": {"asc", "desc", "none"},
 	"nodeTypes": NodeTypes, "edgeTypes": EdgeTypes, "edgeStyles": EdgeStyles,
 	"childLayouts": ChildLayouts, "arrangeLayouts": ArrangeLayouts, "dockPositions": DockPositions, "pinModes": PinModes,
 	"sources": Sources, "workStatuses": WorkStatuses, "openWorkStatuses": OpenWorkStatuses,

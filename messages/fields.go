@@ -179,7 +179,9 @@ func (p *Properties) MarshalJSON() ([]byte, error) {
 // enum, bounds and doc.
 func (f Field) Schema() *Schema {
 	var s *Schema
-	if f.JSONType != "" {
+	if name := f.tag.Get("schema"); name != "" {
+		s = namedSchemas[name]()
+	} else if f.JSONType != "" {
 		s = &Schema{Type: f.JSONType}
 		if f.JSONType == "array" {
 			s.Items = &Schema{}
@@ -200,6 +202,14 @@ func (f Field) Schema() *Schema {
 	s.Minimum, s.Maximum = f.Min, f.Max
 	s.Description = f.Doc
 	return s
+}
+
+// namedSchemas are schemas a field names with a schema tag, for values
+// one Go type cannot say (a number, one of some words, or null).
+var namedSchemas = map[string]func() *Schema{
+	"barHighlight": func() *Schema {
+		return &Schema{AnyOf: []*Schema{{Type: "number"}, {Type: "string", Enum: []string{"max", "min"}}, {Type: "null"}}}
+	},
 }
 
 var (

@@ -70,3 +70,58 @@ type FrameDocumentInput struct {
 type FrameDocumentGetInput struct {
 	ID string `json:"id" doc:"The id frame-document.create returned." pmx:"required"`
 }
+
+// ChartOptions are the chart fields graph.add takes besides its data
+// (content/graphspec reads them; which apply depends on the chart).
+type ChartOptions struct {
+	XKey             *string  `json:"xKey" doc:"Row key for the x axis or category."`
+	YKey             *string  `json:"yKey" doc:"Row key for the y value (composed charts fall back to barKey)."`
+	ZKey             *string  `json:"zKey" doc:"Scatter only: row key for the bubble size."`
+	NameKey          *string  `json:"nameKey" doc:"Pie only: row key for slice names."`
+	ValueKey         *string  `json:"valueKey" doc:"Value key for pie slices, sparklines, dot plots and the bullet measure."`
+	AxisKey          *string  `json:"axisKey" doc:"Radar only: the category key."`
+	Metrics          []string `json:"metrics" doc:"Radar only: series keys drawn as polygons (default: the numeric non-axis columns)."`
+	Series           []string `json:"series" doc:"Stacked bars only: segment keys (default: the numeric non-x columns)."`
+	BarKey           *string  `json:"barKey" doc:"Composed only: the bar series key."`
+	LineKey          *string  `json:"lineKey" doc:"Composed only: the line series key."`
+	Aggregate        *string  `json:"aggregate" doc:"Combine repeated x values (line, bar, area, stacked bars)." enum:"aggregates"`
+	Color            *string  `json:"color" doc:"Colour of a single series (line, bar, area, scatter)."`
+	ColorBy          *string  `json:"colorBy" doc:"Bar charts: how bars are coloured; default series (one accented bar)." enum:"colorBys"`
+	Highlight        any      `json:"highlight" schema:"barHighlight" doc:"Bar charts coloured by series: the accented bar — max (default), min, a 0-based index, or null for none."`
+	BarColor         *string  `json:"barColor" doc:"Composed only: bar colour."`
+	LineColor        *string  `json:"lineColor" doc:"Composed only: line colour."`
+	LabelKey         *string  `json:"labelKey" doc:"Row label key for dot plots, bullets and slopegraphs."`
+	TargetKey        *string  `json:"targetKey" doc:"Bullet only: per-row target value key."`
+	RangesKey        *string  `json:"rangesKey" doc:"Bullet only: key of a number[] of qualitative band thresholds."`
+	BeforeKey        *string  `json:"beforeKey" doc:"Slopegraph: left-column value key."`
+	AfterKey         *string  `json:"afterKey" doc:"Slopegraph: right-column value key."`
+	BeforeLabel      *string  `json:"beforeLabel" doc:"Slopegraph: left column header."`
+	AfterLabel       *string  `json:"afterLabel" doc:"Slopegraph: right column header."`
+	Sort             *string  `json:"sort" doc:"Dot-plot row order; default desc." enum:"sortOrders"`
+	Fill             *bool    `json:"fill" doc:"Sparkline: shade the area under the line."`
+	ShowEndDot       *bool    `json:"showEndDot" doc:"Sparkline: dot on the last point (default true)."`
+	ShowMinMax       *bool    `json:"showMinMax" doc:"Sparkline: mark the minimum and maximum."`
+	ShowValue        *bool    `json:"showValue" doc:"Sparkline: print the last value inline."`
+	ColorByDirection *bool    `json:"colorByDirection" doc:"Slopegraph: accent rising lines and mute falling ones (default off)."`
+	ShowLegend       *bool    `json:"showLegend" doc:"Show the legend (pie, radar, stacked bars, composed)."`
+	ShowLabels       *bool    `json:"showLabels" doc:"Pie only: label the slices (default true)."`
+}
+
+// GraphAddInput is the input of graph.add (POST /api/canvas/graph).
+type GraphAddInput struct {
+	Title     *string          `json:"title" doc:"Card title (default Graph)."`
+	GraphType *string          `json:"graphType" doc:"Chart kind: line (default), bar, pie, area, scatter, radar, stacked-bar (stack), composed (combo), sparkline, dot-plot (dot), bullet, slopegraph (slope)."`
+	Type      *string          `json:"type" mcp:"-" doc:"Alias of graphType."`
+	Data      []map[string]any `json:"data" doc:"The rows: an array of objects." pmx:"required,handler"`
+	ChartOptions
+	// Height is the chart's plot height; the frame's is nodeHeight.
+	Height     *float64    `json:"height" doc:"Plot height in pixels (not the frame)."`
+	NodeHeight *float64    `json:"nodeHeight" doc:"Frame height (default 520)."`
+	HeightPx   *float64    `json:"heightPx" cli:"-" doc:"Alias of nodeHeight."`
+	X          *float64    `json:"x" doc:"World X; auto-placed unless both x and y are given."`
+	Y          *float64    `json:"y" doc:"World Y; auto-placed unless both x and y are given."`
+	Width      *float64    `json:"width" doc:"Frame width (default 760)."`
+	Position   *PointInput `json:"position" cli:"-" doc:"Object form {x, y}; top-level x/y win."`
+	Size       *SizeInput  `json:"size" cli:"-" doc:"Object form {width, height} of the frame."`
+	StrictSize *bool       `json:"strictSize" doc:"Keep the given frame size; overflowing content scrolls."`
+}

@@ -59,6 +59,7 @@ var outputs = map[string]func() any{
 	"markdown.render":       output[Rendered](),
 	"open-external":         output[OpenedExternal](),
 	"surface.get":           output[Blob](),
+	"graph.add":             output[NodeResult](),
 	"frame-document.create": output[FrameDocument](),
 	"frame-document.get":    output[Blob](),
 

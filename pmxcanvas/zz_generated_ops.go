@@ -328,6 +328,13 @@ func (c *Canvas) FrameDocumentGet(ctx context.Context, in *messages.FrameDocumen
 	return runOp[messages.Blob](ctx, c, "frame-document.get", in)
 }
 
+// GraphAdd runs graph.add (POST /api/canvas/graph): Create a chart node from
+// rows of data (12 chart types); the node stores the json-render spec the
+// viewer draws.
+func (c *Canvas) GraphAdd(ctx context.Context, in *messages.GraphAddInput) (*messages.NodeResult, error) {
+	return runOp[messages.NodeResult](ctx, c, "graph.add", in)
+}
+
 // AxGet runs ax.get (GET /api/canvas/ax): Read the canvas-bound AX state, the
 // host capability and (unless includeContext=false) the agent context.
 func (c *Canvas) AxGet(ctx context.Context, in *messages.AxGetInput) (*messages.AxGetResult, error) {

@@ -52,7 +52,7 @@ func (s *paritySide) expand(text string) string {
 }
 
 var (
-	cliParityID = regexp.MustCompile(`\b(node|edge|group|snap|work|appr|rev|elic|mode|evt|evd|steer|mut|ann)-[0-9a-z]+-[0-9a-z]+\b`)
+	cliParityID = regexp.MustCompile(`\b(node|graph|edge|group|snap|work|appr|rev|elic|mode|evt|evd|steer|mut|ann)-[0-9a-z]+-[0-9a-z]+\b`)
 	cliParityTS = regexp.MustCompile(`(\d{4}-\d\d-\d\dT)?\d\d:\d\d:\d\d(\.\d+)?Z?`)
 )
 
@@ -247,6 +247,8 @@ func TestCLIHTTPParity(t *testing.T) {
 		{cli: []string{"file", "get", "notes/plan.md"}, method: "GET", path: "/api/file?path=notes/plan.md"},
 		{cli: []string{"render", "--markdown", "**b**"}, method: "POST", path: "/api/render", body: `{"markdown":"**b**"}`},
 		{cli: []string{"open-external", "{A}"}, method: "POST", path: "/api/canvas/open-external", body: `{"nodeId":"{A}"}`},
+		{cli: []string{"graph", "add", "--graph-type", "bar", "--data", `[{"t":"a","n":1}]`, "--x-key", "t", "--y-key", "n"},
+			method: "POST", path: "/api/canvas/graph", body: `{"graphType":"bar","data":[{"t":"a","n":1}],"xKey":"t","yKey":"n"}`},
 		{cli: []string{"frame-document", "create", "--html", "<p>f</p>"}, method: "POST", path: "/api/canvas/frame-documents",
 			body: `{"html":"<p>f</p>"}`, mask: []string{"url"}},
 

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -56,4 +58,93 @@ func runBlob(c *opCall) error {
 		return die("Pick a path in a directory you can write", "Cannot write %s: %v", out, err)
 	}
 	return c.show(ordered{{"ok", true}, {"output", out}, {"bytes", len(blob.Data)}, {"mimeType", blob.ContentType}})
+}
+
+func init() {
+	setUX(map[string]*commandUX{
+		"graph.add": {
+			short: "Add a chart node (same as node add --type graph)",
+			flags: map[string]flagUX{"data": {also: []string{"data-json"}}},
+			example: []string{
+				`pmx-canvas graph add --graph-type bar --title Tickets --data '[{"team":"Docs","n":5}]' --x-key team --y-key n`,
+				"pmx-canvas graph add --graph-type line --data-file ./metrics.json --x-key label --y-key value",
+			},
+			extra: func(cmd *cobra.Command) {
+				cmd.Flags().String("data-file", "", "file holding the rows (a JSON array)")
+				cmd.Flags().Bool("stdin", false, "read the rows (a JSON array) from stdin")
+			},
+			prepare: prepareGraphAdd,
+		},
+	})
+}
+
+// prepareGraphAdd reads the rows from --data-file or --stdin.
+func prepareGraphAdd(c *opCall) error {
+	if err := dataFile(c); err != nil {
+		return err
+	}
+	if flagBool(c.cmd, "stdin") {
+		text, err := io.ReadAll(c.s.In)
+		if err != nil {
+			return die(c.b.hint(), "Cannot read stdin: %v", err)
+		}
+		var rows any
+		if err := json.Unmarshal(text, &rows); err != nil {
+			return die(c.b.hint(), "Invalid stdin JSON: %v", err)
+		}
+		c.in["data"] = rows
+	}
+	return nil
+}
+
+// graphFlagFields maps node add's chart flags to graph.add fields.
+var graphFlagFields = map[string]string{
+	"graph-type": "graphType", "x-key": "xKey", "y-key": "yKey", "z-key": "zKey", "name-key": "nameKey", "value-key": "valueKey",
+	"axis-key": "axisKey", "bar-key": "barKey", "line-key": "lineKey", "aggregate": "aggregate", "color": "color",
+	"bar-color": "barColor", "line-color": "lineColor",
+}
+
+// prepareGraphFromNodeAdd turns node add --type graph into graph.add: the
+// title, geometry (--height is the frame's), data and chart flags.
+func prepareGraphFromNodeAdd(c *opCall) error {
+	in := map[string]any{}
+	for _, k := range []string{"title", "x", "y", "width", "strictSize", "position", "size"} {
+		if v, ok := c.in[k]; ok {
+			in[k] = v
+		}
+	}
+	if h, ok := c.in["height"]; ok {
+		in["nodeHeight"] = h
+	}
+	if d, ok := c.in["data"]; ok {
+		in["data"] = d
+	}
+	c.in = in
+	if err := dataFile(c); err != nil {
+		return err
+	}
+	f := c.cmd.Flags()
+	for flag, field := range graphFlagFields {
+		if fl := f.Lookup(flag); fl != nil && fl.Changed {
+			c.in[field] = fl.Value.String()
+		}
+	}
+	for _, flag := range []string{"metrics", "series"} {
+		if fl := f.Lookup(flag); fl != nil && fl.Changed {
+			c.in[flag] = csv(fl.Value.String())
+		}
+	}
+	for _, flag := range []string{"show-legend", "show-labels"} {
+		if fl := f.Lookup(flag); fl != nil && fl.Changed {
+			c.in[map[string]string{"show-legend": "showLegend", "show-labels": "showLabels"}[flag]] = fl.Value.String() == "true"
+		}
+	}
+	if fl := f.Lookup("chart-height"); fl != nil && fl.Changed {
+		c.in["height"] = fl.Value.(*numValue).v
+	}
+	if fl := f.Lookup("node-height"); fl != nil && fl.Changed {
+		c.in["nodeHeight"] = fl.Value.(*numValue).v
+	}
+	c.op = "graph.add"
+	return nil
 }

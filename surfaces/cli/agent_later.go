@@ -25,7 +25,6 @@ const (
 // laterOf maps the node types node add cannot create yet.
 var laterOf = map[string]string{
 	"json-render":    laterRichContent,
-	"graph":          laterRichContent,
 	"web-artifact":   laterApps,
 	"html-primitive": laterPrimitives,
 }
@@ -50,7 +49,7 @@ func later(use, short, example, capability string) *cobra.Command {
 func init() {
 	handCommands = append(handCommands, func(agents *cobra.Command, _ *ioStreams) {
 		for _, c := range []*cobra.Command{
-			newJSONRenderCommand(), newGraphCommand(), newHTMLCommand(), newWebArtifactCommand(),
+			newJSONRenderCommand(), newHTMLCommand(), newWebArtifactCommand(),
 			newExternalAppCommand(), newDiagramCommand(), newCopilotCommand(),
 		} {
 			under(agents, "", c)
@@ -75,20 +74,6 @@ func newJSONRenderCommand() *cobra.Command {
 	f.Bool("example", false, "the component's example")
 	f.Bool("examples", false, "every component's example")
 	return cmd
-}
-
-func newGraphCommand() *cobra.Command {
-	add := later("add", "Add a chart node (same as node add --type graph)",
-		examples(
-			`pmx-canvas graph add --graph-type bar --title Tickets --data '[{"team":"Docs","n":5}]' --x-key team --y-key n`,
-			"pmx-canvas graph add --graph-type line --data-file ./metrics.json --x-key label --y-key value",
-		), laterRichContent)
-	add.Flags().String("title", "", "title")
-	addGeometryFlags(add, true)
-	add.Flags().Bool("strict-size", false, "keep the given size")
-	add.Flags().Bool("stdin", false, "read the data from stdin")
-	addGraphFlags(add)
-	return newGroup("graph", "Chart nodes", examples("pmx-canvas graph add --graph-type bar --data-file ./metrics.json --x-key label --y-key value"), add)
 }
 
 func newHTMLCommand() *cobra.Command {

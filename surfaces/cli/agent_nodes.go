@@ -214,6 +214,8 @@ func strayFlag(cmd *cobra.Command) (flag, typ string) {
 func prepareNodeAdd(c *opCall) error {
 	typ, _ := c.in["type"].(string)
 	switch {
+	case typ == "graph":
+		return prepareGraphFromNodeAdd(c)
 	case laterOf[typ] != "":
 		return notAvailable("node add --type "+typ, laterOf[typ])
 	case typ == "html" && (c.in["primitive"] != nil || c.in["kind"] != nil):

@@ -622,7 +622,7 @@ func schemaDocument() Obj {
 			{"directives", []Obj{}},
 			{"note", "json-render panels arrive with a later release."},
 		}},
-		{"graph", Obj{{"graphTypes", []string{}}, {"note", "Chart nodes arrive with a later release."}}},
+		{"graph", Obj{{"graphTypes", messages.GraphTypes}}},
 		{"htmlPrimitives", []Obj{}},
 		{"mcp", Obj{
 			{"tools", tools},

@@ -427,12 +427,12 @@ func TestSchemaResource(t *testing.T) {
 	if len(list(jr["components"])) != 0 || obj(jr["rootShape"])["root"] != "string" || jr["note"] == nil {
 		t.Fatalf("jsonRender: %v", jr)
 	}
-	if len(list(obj(m["graph"])["graphTypes"])) != 0 || len(list(m["htmlPrimitives"])) != 0 {
-		t.Fatal("later catalogs must be empty")
+	if len(list(obj(m["graph"])["graphTypes"])) != 12 || len(list(m["htmlPrimitives"])) != 0 {
+		t.Fatal("the graph types are listed; later catalogs are empty")
 	}
 	mcp := obj(m["mcp"])
 	tools := list(mcp["tools"])
-	if !reflect.DeepEqual(tools, []any{"canvas_add_node", "canvas_add_html_node", "canvas_create_group", "canvas_update_node", "canvas_fit_view"}) {
+	if !reflect.DeepEqual(tools, []any{"canvas_add_node", "canvas_add_html_node", "canvas_add_graph_node", "canvas_create_group", "canvas_update_node", "canvas_fit_view"}) {
 		t.Fatalf("schema tools (available ones only): %v", tools)
 	}
 	routing := obj(mcp["nodeTypeRouting"])

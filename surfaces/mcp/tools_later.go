@@ -219,8 +219,16 @@ func init() {
 			Description: "Create a chart node from rows of data: line, bar, pie, area, scatter, radar, stacked-bar, composed, sparkline, " +
 				"dot-plot, bullet or slopegraph. Name the keys the chart reads (xKey/yKey, nameKey/valueKey, ...). height is the plot, " +
 				"nodeHeight the frame. Returns the node and the generated json-render spec.",
-			Fields: graphFields,
-			Later:  laterRichContent,
+			// The operation's own fields (one decoder and one error text on
+			// every surface), in the reference's order; graphType is
+			// advertised as required, as the reference did, though the
+			// operation defaults it to line.
+			Fields: opFields("graph.add", only("title", "graphType", "data", "xKey", "yKey", "zKey", "nameKey", "valueKey",
+				"axisKey", "metrics", "series", "barKey", "lineKey", "aggregate", "color", "colorBy", "highlight", "barColor",
+				"lineColor", "labelKey", "targetKey", "rangesKey", "beforeKey", "afterKey", "beforeLabel", "afterLabel", "sort",
+				"fill", "showEndDot", "showMinMax", "showValue", "colorByDirection", "height", "showLegend", "showLabels",
+				"x", "y", "width", "nodeHeight", "heightPx", "strictSize"), required("graphType", "data")),
+			Op: "graph.add",
 		},
 		&Tool{
 			Name: "canvas_describe_schema",
@@ -373,7 +381,7 @@ func init() {
 
 // laterTools are the tools defined in this file.
 var laterTools = []string{
-	"canvas_add_json_render_node", "canvas_stream_json_render_node", "canvas_add_graph_node",
+	"canvas_add_json_render_node", "canvas_stream_json_render_node",
 	"canvas_describe_schema", "canvas_validate_spec", "canvas_open_mcp_app", "canvas_add_diagram",
 	"canvas_build_web_artifact", "canvas_render", "canvas_app", "canvas_add_html_primitive",
 }

@@ -19,7 +19,6 @@ func TestLaterToolsAreNotAvailableYet(t *testing.T) {
 	}{
 		{"canvas_add_json_render_node", `{"spec":{"root":"a","elements":{}}}`, "canvas_add_json_render_node"},
 		{"canvas_stream_json_render_node", `{"patches":["{}"],"done":true}`, "canvas_stream_json_render_node"},
-		{"canvas_add_graph_node", `{"graphType":"bar","data":[{"x":1}]}`, "canvas_add_graph_node"},
 		{"canvas_describe_schema", `{}`, "canvas_describe_schema"},
 		{"canvas_validate_spec", `{"type":"graph","data":[]}`, "canvas_validate_spec"},
 		{"canvas_open_mcp_app", `{"toolName":"t","transport":{"type":"http","url":"http://x"}}`, "canvas_open_mcp_app"},
@@ -30,7 +29,6 @@ func TestLaterToolsAreNotAvailableYet(t *testing.T) {
 		{"canvas_render", `{"action":"validate","type":"json-render"}`, "canvas_render"},
 		{"canvas_render", `{"action":"add-json-render","spec":{}}`, "canvas_render"},
 		{"canvas_render", `{"action":"stream-json-render"}`, "canvas_render"},
-		{"canvas_render", `{"action":"add-graph","data":"not an array"}`, "canvas_render"},
 		{"canvas_app", `{"action":"open-mcp-app"}`, "canvas_app"},
 		{"canvas_app", `{"action":"diagram","elements":[]}`, "canvas_app"},
 		{"canvas_app", `{"action":"build-artifact","title":"A"}`, "canvas_app"},
@@ -45,7 +43,6 @@ func TestLaterToolsAreNotAvailableYet(t *testing.T) {
 func TestLaterToolsValidateTheirArguments(t *testing.T) {
 	h := newHarness(t)
 	cases := []struct{ tool, args, want string }{
-		{"canvas_add_graph_node", `{"graphType":"bar"}`, "data: required"},
 		{"canvas_validate_spec", `{"type":"yaml"}`, `type: expected one of "json-render"|"graph"|"html-primitive"`},
 		{"canvas_render", `{"action":"draw"}`, `action: expected one of "describe-schema"|"validate"|"add-json-render"|"stream-json-render"|"add-graph"`},
 		{"canvas_app", `{}`, "action: required"},
@@ -64,7 +61,7 @@ func TestLaterToolsValidateTheirArguments(t *testing.T) {
 var laterSchemas = map[string]string{
 	"canvas_add_json_render_node":    `title?: string ~; spec: any; x?: number ~; y?: number ~; width?: number ~; height?: number ~; strictSize?: boolean ~`,
 	"canvas_stream_json_render_node": `nodeId?: string ~; title?: string ~; patches?: (string | record<string,any>)[]; done?: boolean ~; x?: number ~; y?: number ~; width?: number ~; nodeHeight?: number ~; strictSize?: boolean ~`,
-	"canvas_add_graph_node":          `title?: string ~; graphType: string; data: record<string,any>[]; xKey?: string ~; yKey?: string ~; zKey?: string ~; nameKey?: string ~; valueKey?: string ~; axisKey?: string ~; metrics?: string[] ~; series?: string[] ~; barKey?: string ~; lineKey?: string ~; aggregate?: enum(sum|count|avg) ~; color?: string ~; colorBy?: enum(series|category|value|none) ~; highlight?: number | enum(max|min) | null ~; barColor?: string ~; lineColor?: string ~; labelKey?: string ~; targetKey?: string ~; rangesKey?: string ~; beforeKey?: string ~; afterKey?: string ~; beforeLabel?: string ~; afterLabel?: string ~; sort?: enum(asc|desc|none) ~; fill?: boolean ~; showEndDot?: boolean ~; showMinMax?: boolean ~; showValue?: boolean ~; colorByDirection?: boolean ~; height?: number ~; showLegend?: boolean ~; showLabels?: boolean ~; x?: number ~; y?: number ~; width?: number ~; nodeHeight?: number ~; heightPx?: number ~; strictSize?: boolean ~`,
+	"canvas_add_graph_node":          `title?: string; graphType: string; data: record<string,any>[]; xKey?: string; yKey?: string; zKey?: string; nameKey?: string; valueKey?: string; axisKey?: string; metrics?: string[]; series?: string[]; barKey?: string; lineKey?: string; aggregate?: enum(sum|count|avg); color?: string; colorBy?: enum(series|category|value|none); highlight?: number | enum(max|min) | null; barColor?: string; lineColor?: string; labelKey?: string; targetKey?: string; rangesKey?: string; beforeKey?: string; afterKey?: string; beforeLabel?: string; afterLabel?: string; sort?: enum(asc|desc|none); fill?: boolean; showEndDot?: boolean; showMinMax?: boolean; showValue?: boolean; colorByDirection?: boolean; height?: number; showLegend?: boolean; showLabels?: boolean; x?: number; y?: number; width?: number; nodeHeight?: number; heightPx?: number; strictSize?: boolean`,
 	"canvas_describe_schema":         ``,
 	"canvas_validate_spec":           `type: enum(json-render|graph|html-primitive); spec?: {root: string, elements: record<string,any>, state?: record<string,any>} | {type: string, props?: record<string,any>, children?: string[]}; kind?: string; primitive?: string; primitiveData?: record<string,any>; data?: record<string,any>[]; title?: string ~; graphType?: string ~; xKey?: string ~; yKey?: string ~; zKey?: string ~; nameKey?: string ~; valueKey?: string ~; axisKey?: string ~; metrics?: string[] ~; series?: string[] ~; barKey?: string ~; lineKey?: string ~; aggregate?: enum(sum|count|avg) ~; color?: string ~; colorBy?: enum(series|category|value|none) ~; highlight?: number | enum(max|min) | null ~; barColor?: string ~; lineColor?: string ~; labelKey?: string ~; targetKey?: string ~; rangesKey?: string ~; beforeKey?: string ~; afterKey?: string ~; beforeLabel?: string ~; afterLabel?: string ~; sort?: enum(asc|desc|none) ~; fill?: boolean ~; showEndDot?: boolean ~; showMinMax?: boolean ~; showValue?: boolean ~; colorByDirection?: boolean ~; height?: number ~`,
 	"canvas_webview_status":          ``,
@@ -184,6 +181,7 @@ var webviewTools = map[string]bool{
 	"canvas_webview_status": true, "canvas_webview_start": true, "canvas_webview_stop": true,
 	"canvas_resize": true, "canvas_evaluate": true, "canvas_webview": true, "canvas_screenshot": true,
 	"canvas_refresh_webpage_node": true, // available since the workspace-content issue
+	"canvas_add_graph_node":       true, // graph.add
 }
 
 func TestLaterToolDescriptions(t *testing.T) {

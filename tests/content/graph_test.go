@@ -1,0 +1,48 @@
+package content_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/pmxcanvas/pmx-canvas/pmxcanvas"
+	mcpapi "github.com/pmxcanvas/pmx-canvas/surfaces/mcp"
+)
+
+func TestGraphNodes(t *testing.T) {
+	s := start(t, pmxcanvas.Options{})
+	rows := []map[string]any{{"team": "Docs", "n": 5}, {"team": "Core", "n": 9}}
+	out := s.ok("POST", "/api/canvas/graph", map[string]any{"graphType": "bar", "title": "Tickets", "data": rows, "xKey": "team", "yKey": "n"})
+	id := nodeID(t, out)
+	if !strings.HasPrefix(id, "graph-") || out["url"] != "/api/canvas/json-render/view?nodeId="+id {
+		t.Errorf("reply: id %q url %v", id, out["url"])
+	}
+	n := s.ok("GET", "/api/canvas/node/"+id, nil)
+	d := n["data"].(map[string]any)
+	spec := d["spec"].(map[string]any)
+	chart := spec["elements"].(map[string]any)["chart"].(map[string]any)
+	if n["type"] != "graph" || spec["root"] != "card" || chart["type"] != "BarChart" || d["viewerType"] != "graph" ||
+		d["graphConfig"].(map[string]any)["graphType"] != "bar" || n["size"].(map[string]any)["width"] != 760.0 {
+		t.Errorf("graph node: %v", n)
+	}
+	s.fails(400, "Missing required field: data.", "POST", "/api/canvas/graph", map[string]any{"graphType": "bar"})
+	s.fails(400, `Unknown graph type "pi"`, "POST", "/api/canvas/graph", map[string]any{"graphType": "pi", "data": rows})
+	s.fails(400, "team2", "POST", "/api/canvas/graph", map[string]any{"graphType": "bar", "data": rows, "xKey": "team2"})
+
+	// In a batch, and over MCP (the legacy tool and the composite).
+	b := s.ok("POST", "/api/canvas/batch", map[string]any{"operations": []any{
+		map[string]any{"op": "graph.add", "args": map[string]any{"graphType": "pie", "data": []any{map[string]any{"name": "a", "value": 1}}}}}})
+	if b["ok"] != true {
+		t.Errorf("batch: %v", b)
+	}
+	reg, _ := mcpapi.NewRegistry()
+	mcp := &mcpapi.Caller{Registry: reg, Invoker: s.Invoker(), DefaultCanvas: "main"}
+	for tool, args := range map[string]mcpapi.Args{
+		"canvas_add_graph_node": {"graphType": "line", "data": []any{map[string]any{"x": 1, "y": 2}}, "xKey": "x", "yKey": "y"},
+		"canvas_render":         {"action": "add-graph", "graphType": "sparkline", "data": []any{map[string]any{"value": 1}, map[string]any{"value": 3}}},
+	} {
+		if r := mcp.Call(context.Background(), tool, args); r.IsError || !strings.Contains(r.Text, "graph-") {
+			t.Errorf("%s: %+v", tool, r)
+		}
+	}
+}
