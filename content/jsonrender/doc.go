@@ -12,6 +12,8 @@
 //     spec's shape and the "$" keys, for the schema document.
 //   - Normalize normalises and validates a spec, giving a *Spec (with
 //     Summary and Title) or an error: ErrMissingRoot or a *SpecError.
+//   - Stream builds a spec from JSON Patch calls (Apply) and validates it
+//     at the end (Close); ResumeStream goes on from a stored spec.
 //
 // # The catalog
 //
@@ -87,4 +89,25 @@
 //
 // An object of only "$" keys none of which is known is refused, as in the
 // reference, with the nearest known keys (or all of them).
+//
+// # Streaming
+//
+// A Stream holds a spec under construction, starting from
+// {"root": "", "elements": {}}. Apply takes RFC 6902 patches, as objects or
+// as JSONL strings, applies each on its own and counts those that cannot
+// apply as skipped, as the reference did; it refuses a whole call, with an
+// error naming the patch, for a forbidden key or a patch that would pass
+// the stream's Limits (patches per call, encoded bytes, elements). The
+// spec version goes up by one per call. Close validates the spec with
+// Normalize, which the reference never did for streamed specs.
+//
+// The patches are applied by a small applier in this package rather than
+// by github.com/evanphx/json-patch/v5, which the module proxy serves. That
+// library patches encoded documents ([]byte in, []byte out), so applying
+// each patch on its own, which the per-patch skip count needs, would
+// decode and re-encode the whole spec once per patch; a 1,000-patch stream
+// would cost the square of its size. The applier here changes decoded
+// values in place, keeps the encoded size exact without encoding, and
+// logs every change's inverse, so it can undo a patch that fails half-way
+// or a call that passes a limit.
 package jsonrender
