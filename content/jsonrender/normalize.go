@@ -119,7 +119,7 @@ func Normalize(spec any) (*Spec, error) {
 		c.add("elements", fmt.Sprintf("%d elements exceed the limit of %d", len(elements), MaxElements))
 		return nil, c.err()
 	}
-	if _, found := elements[root]; root != "" && ok && !found {
+	if _, found := elements[root]; root != "" && !found {
 		c.add("root", fmt.Sprintf("element %q does not exist", root))
 	}
 	if st := m["state"]; st != nil {
@@ -288,8 +288,11 @@ func dynamic(v any) bool {
 
 // checkDirectives reports every object under v whose keys all start with
 // "$" and none is known: a misspelt directive the renderer would show as
-// an object.
+// an object. It reports them in key order.
 func checkDirectives(v any, path []string, c *collector) {
+	if !hasUnknownDirective(v) {
+		return // the common case, without sorting keys
+	}
 	switch t := v.(type) {
 	case []any:
 		for i, e := range t {
@@ -297,28 +300,56 @@ func checkDirectives(v any, path []string, c *collector) {
 		}
 	case map[string]any:
 		keys := sortedKeys(t)
-		if len(keys) > 0 && !dynamic(t) {
-			unknown := true
-			for _, k := range keys {
-				if !strings.HasPrefix(k, "$") {
-					unknown = false
-					break
-				}
+		if unknownDirective(t) {
+			s := directiveSuggestions(keys[0])
+			msg := fmt.Sprintf("unknown directive %q", keys[0]) + didYouMean(s)
+			if len(s) == 0 {
+				msg += " (known: " + strings.Join(knownNames, ", ") + ")"
 			}
-			if unknown {
-				s := directiveSuggestions(keys[0])
-				msg := fmt.Sprintf("unknown directive %q", keys[0]) + didYouMean(s)
-				if len(s) == 0 {
-					msg += " (known: " + strings.Join(knownNames, ", ") + ")"
-				}
-				c.add(dotPath(path), msg)
-				return
-			}
+			c.add(dotPath(path), msg)
+			return
 		}
 		for _, k := range keys {
 			checkDirectives(t[k], append(path, k), c)
 		}
 	}
+}
+
+// unknownDirective reports whether m is not empty and all its keys start
+// with "$" but none is known.
+func unknownDirective(m map[string]any) bool {
+	if len(m) == 0 {
+		return false
+	}
+	for k := range m {
+		if !strings.HasPrefix(k, "$") || isDynamic[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// hasUnknownDirective reports whether v holds an unknown directive at any
+// depth.
+func hasUnknownDirective(v any) bool {
+	switch t := v.(type) {
+	case []any:
+		for _, e := range t {
+			if hasUnknownDirective(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		if unknownDirective(t) {
+			return true
+		}
+		for _, e := range t {
+			if hasUnknownDirective(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // coerceProps applies the prop coercions of the package doc to the props

@@ -71,17 +71,41 @@ func (c *collector) err() error { return &SpecError{Issues: c.issues, Omitted: c
 // optional props are fine, dynamic values are not checked, and props the
 // component does not name pass through unchecked, as in the reference.
 func validateProps(comp *Component, key string, props map[string]any, c *collector) {
+	elements := loc{name: "elements", index: -1}
+	el := loc{up: &elements, name: key, index: -1}
+	ps := loc{up: &el, name: "props", index: -1}
 	for _, p := range comp.Props {
-		path := elemPath(key, "props", p.Name)
+		at := loc{up: &ps, name: p.Name, index: -1}
 		v, ok := props[p.Name]
 		if !ok {
 			if p.Required {
-				c.add(path, "required "+expected(p))
+				c.add(at.String(), "required "+expected(p))
 			}
 			continue
 		}
-		checkValue(p, v, path, c)
+		checkValue(p, v, &at, c)
 	}
+}
+
+// loc is a dotted path built only when an issue needs it: the name (or,
+// when index is not -1, the array index) under up.
+type loc struct {
+	up    *loc
+	name  string
+	index int
+}
+
+func (l *loc) String() string {
+	var seg string
+	if l.index >= 0 {
+		seg = strconv.Itoa(l.index)
+	} else {
+		seg = l.name
+	}
+	if l.up == nil {
+		return seg
+	}
+	return l.up.String() + "." + seg
 }
 
 // expected names what a prop holds, for messages.
@@ -126,11 +150,11 @@ func got(v any) string {
 }
 
 // checkValue checks one prop value.
-func checkValue(p Prop, v any, path string, c *collector) {
+func checkValue(p Prop, v any, at *loc, c *collector) {
 	if dynamic(v) {
 		return
 	}
-	bad := func() { c.add(path, "expected "+expected(p)+", "+got(v)) }
+	bad := func() { c.add(at.String(), "expected "+expected(p)+", "+got(v)) }
 	switch p.kind {
 	case kString:
 		if _, ok := v.(string); !ok {
@@ -166,45 +190,47 @@ func checkValue(p Prop, v any, path string, c *collector) {
 			return
 		}
 		for i, e := range list {
-			checkItem(p.kind, e, path+"."+strconv.Itoa(i), c)
+			checkItem(p.kind, e, &loc{up: at, index: i}, c)
 		}
 	}
 }
 
 // checkItem checks one entry of an array prop of kind k.
-func checkItem(k kind, v any, path string, c *collector) {
+func checkItem(k kind, v any, at *loc, c *collector) {
 	if dynamic(v) {
 		return
 	}
 	switch k {
 	case kStrings:
 		if _, ok := v.(string); !ok {
-			c.add(path, "expected string, "+got(v))
+			c.add(at.String(), "expected string, "+got(v))
 		}
 	case kStringMatrix:
 		row, ok := v.([]any)
 		if !ok {
-			c.add(path, "expected array of strings, "+got(v))
+			c.add(at.String(), "expected array of strings, "+got(v))
 			return
 		}
 		for j, cell := range row {
-			checkItem(kStrings, cell, path+"."+strconv.Itoa(j), c)
+			if _, ok := cell.(string); !ok && !dynamic(cell) {
+				c.add((&loc{up: at, index: j}).String(), "expected string, "+got(cell))
+			}
 		}
 	case kRecords:
 		if _, ok := v.(map[string]any); !ok {
-			c.add(path, "expected object, "+got(v))
+			c.add(at.String(), "expected object, "+got(v))
 		}
 	case kLabelValues:
-		checkFields(v, path, c, "{label, value}", field{"label", true}, field{"value", true})
+		checkFields(v, at, c, "{label, value}", field{"label", true}, field{"value", true})
 	case kTitleContent:
-		checkFields(v, path, c, "{title, content}", field{"title", true}, field{"content", true})
+		checkFields(v, at, c, "{title, content}", field{"title", true}, field{"content", true})
 	case kCarousel:
-		checkFields(v, path, c, "{title?, description?}", field{"title", false}, field{"description", false})
+		checkFields(v, at, c, "{title?, description?}", field{"title", false}, field{"description", false})
 	case kChecks:
-		m := checkFields(v, path, c, "{type, message, args?}", field{"type", true}, field{"message", true})
+		m := checkFields(v, at, c, "{type, message, args?}", field{"type", true}, field{"message", true})
 		if args, ok := m["args"]; ok {
 			if _, ok := args.(map[string]any); !ok {
-				c.add(path+".args", "expected object, "+got(args))
+				c.add(at.String()+".args", "expected object, "+got(args))
 			}
 		}
 	}
@@ -218,10 +244,10 @@ type field struct {
 
 // checkFields checks that v is an object whose fields are strings, and
 // returns it (nil if it is not an object).
-func checkFields(v any, path string, c *collector, shape string, fields ...field) map[string]any {
+func checkFields(v any, at *loc, c *collector, shape string, fields ...field) map[string]any {
 	m, ok := v.(map[string]any)
 	if !ok {
-		c.add(path, "expected "+shape+", "+got(v))
+		c.add(at.String(), "expected "+shape+", "+got(v))
 		return nil
 	}
 	for _, f := range fields {
@@ -229,12 +255,12 @@ func checkFields(v any, path string, c *collector, shape string, fields ...field
 		switch {
 		case !ok:
 			if f.required {
-				c.add(path+"."+f.name, "required string")
+				c.add(at.String()+"."+f.name, "required string")
 			}
 		case dynamic(fv):
 		default:
 			if _, ok := fv.(string); !ok {
-				c.add(path+"."+f.name, "expected string, "+got(fv))
+				c.add(at.String()+"."+f.name, "expected string, "+got(fv))
 			}
 		}
 	}

@@ -107,8 +107,11 @@ func deepCopy(v any) any {
 }
 
 // findForbidden calls visit with the path of every forbidden key in v,
-// the key last, until visit returns false.
+// the key last, in key order, until visit returns false.
 func findForbidden(v any, path []string, visit func(path []string) bool) bool {
+	if !hasForbidden(v) {
+		return true // the common case, without sorting keys
+	}
 	switch t := v.(type) {
 	case []any:
 		for i, e := range t {
@@ -131,6 +134,25 @@ func findForbidden(v any, path []string, visit func(path []string) bool) bool {
 		}
 	}
 	return true
+}
+
+// hasForbidden reports whether v has a forbidden key at any depth.
+func hasForbidden(v any) bool {
+	switch t := v.(type) {
+	case []any:
+		for _, e := range t {
+			if hasForbidden(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, e := range t {
+			if forbidden[k] || hasForbidden(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // jsonEqual reports whether two decoded JSON values are equal.
