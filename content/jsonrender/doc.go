@@ -97,9 +97,10 @@
 // as JSONL strings, applies each on its own and counts those that cannot
 // apply as skipped, as the reference did; it refuses a whole call, with an
 // error naming the patch, for a forbidden key or a patch that would pass
-// the stream's Limits (patches per call, encoded bytes, elements). The
-// spec version goes up by one per call. Close validates the spec with
-// Normalize, which the reference never did for streamed specs.
+// the stream's Limits (patches per call, encoded bytes, elements). Every
+// call that is not refused adds one to the spec version. Close validates
+// the spec with Normalize, which the reference never did for streamed
+// specs.
 //
 // The patches are applied by a small applier in this package rather than
 // by github.com/evanphx/json-patch/v5, which the module proxy serves. That

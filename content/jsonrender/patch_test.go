@@ -35,12 +35,12 @@ func patchDoc(t *testing.T, docText, patches string) (string, error) {
 		if err := d.apply(p); err != nil {
 			d.rollback(mark, size)
 			if after := mustJSON(t, d.root); after != before || d.size != len(before) {
-				t.Fatalf("a failed %s changed the document: %s → %s (size %d)", p.desc, before, after, d.size)
+				t.Fatalf("a failed %s changed the document: %s → %s (size %d)", p.desc(), before, after, d.size)
 			}
 			return "", err
 		}
 		if enc := mustJSON(t, d.root); d.size != len(enc) {
-			t.Fatalf("after %s the size is %d, the encoding %d bytes: %s", p.desc, d.size, len(enc), enc)
+			t.Fatalf("after %s the size is %d, the encoding %d bytes: %s", p.desc(), d.size, len(enc), enc)
 		}
 	}
 	return mustJSON(t, d.root), nil

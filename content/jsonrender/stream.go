@@ -127,13 +127,17 @@ type patch struct {
 	value    any
 	hasValue bool
 	bad      bool
-	desc     string // "add /elements/x", for errors
+	rawPath  string // the path as given, for errors
 }
+
+// desc describes the patch for errors: "add /elements/x".
+func (p patch) desc() string { return p.op + " " + p.rawPath }
 
 // Apply applies one call's patches: JSON Patch objects (RFC 6902 add,
 // remove, replace, move, copy and test, with JSON Pointer paths into the
 // spec) and strings of JSONL, one patch object a line, blank lines
-// skipped. Patches apply in order, each on its own: one that is malformed
+// skipped. A patch object is a decoded map[string]any, JSON text
+// (json.RawMessage or []byte) or a Go value encoding/json encodes as one. Patches apply in order, each on its own: one that is malformed
 // or cannot apply (its target missing, a failed test) changes nothing and
 // is counted as skipped, as in the reference, and later ones still apply.
 //
@@ -169,7 +173,7 @@ func (s *Stream) Apply(patches []any) (applied, skipped int, err error) {
 		var lim *errLimit
 		if errors.As(err, &lim) {
 			d.rollback(startMark, startSize)
-			return 0, 0, refuse(ErrLimit, "patch %d (%s) would make the spec %d bytes, over the limit of %d (MaxBytes)", i, p.desc, lim.size, l.MaxBytes)
+			return 0, 0, refuse(ErrLimit, "patch %d (%s) would make the spec %d bytes, over the limit of %d (MaxBytes)", i, p.desc(), lim.size, l.MaxBytes)
 		}
 		if err != nil {
 			d.rollback(mark, size)
@@ -178,7 +182,7 @@ func (s *Stream) Apply(patches []any) (applied, skipped int, err error) {
 		}
 		if n := d.elementCount(); n > l.MaxElements {
 			d.rollback(startMark, startSize)
-			return 0, 0, refuse(ErrLimit, "patch %d (%s) would give the spec %d elements, over the limit of %d (MaxElements)", i, p.desc, n, l.MaxElements)
+			return 0, 0, refuse(ErrLimit, "patch %d (%s) would give the spec %d elements, over the limit of %d (MaxElements)", i, p.desc(), n, l.MaxElements)
 		}
 		applied++
 	}
@@ -227,7 +231,13 @@ func parsePatches(in []any, maxPatches int) ([]patch, error) {
 	for _, e := range in {
 		text, ok := e.(string)
 		if !ok {
-			if err := push(e, false); err != nil {
+			fresh := false
+			if _, isMap := e.(map[string]any); !isMap && e != nil {
+				// JSON text or a Go struct: decode it into a fresh object.
+				e, _ = canon(e)
+				fresh = true
+			}
+			if err := push(e, fresh); err != nil {
 				return nil, err
 			}
 			continue
@@ -310,7 +320,7 @@ func parsePatch(v any, fresh bool) (patch, error) {
 	default:
 		p.bad = true
 	}
-	p.desc = p.op + " " + path
+	p.rawPath = path
 	return p, nil
 }
 

@@ -364,3 +364,30 @@ func TestStreamConcurrent(t *testing.T) {
 		t.Fatalf("%d elements, version %d", s.ElementCount(), s.SpecVersion())
 	}
 }
+
+// TestStreamPatchForms checks the forms a patch object may take.
+func TestStreamPatchForms(t *testing.T) {
+	type op struct {
+		Op    string `json:"op"`
+		Path  string `json:"path"`
+		Value any    `json:"value,omitempty"`
+	}
+	var s Stream
+	applied, skipped, err := s.Apply([]any{
+		json.RawMessage(`{"op":"add","path":"/elements/a","value":{"type":"Separator"}}`),
+		[]byte(`{"op":"add","path":"/elements/b","value":{"type":"Separator"}}`),
+		op{Op: "replace", Path: "/root", Value: "a"},
+		&op{Op: "remove", Path: "/elements/b"},
+		json.RawMessage(`{"op":`),
+		nil,
+	})
+	if err != nil || applied != 4 || skipped != 2 {
+		t.Fatalf("Apply = %d, %d, %v; want 4, 2, nil", applied, skipped, err)
+	}
+	if got := mustJSON(t, s.Document()); got != `{"elements":{"a":{"type":"Separator"}},"root":"a"}` {
+		t.Fatalf("document %s", got)
+	}
+	if _, _, err := s.Apply([]any{json.RawMessage(`{"op":"add","path":"/x","value":{"__proto__":{}}}`)}); !errors.Is(err, ErrForbiddenKey) {
+		t.Fatalf("forbidden key in JSON text: %v", err)
+	}
+}
