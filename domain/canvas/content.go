@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pmxcanvas/pmx-canvas/content/htmlmeta"
 	"github.com/pmxcanvas/pmx-canvas/content/unidiff"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
@@ -316,6 +317,14 @@ func applyResolved(typ string, data map[string]any, in *messages.NodeAddInput, o
 			return messages.BadRequest("Diff nodes require a unified diff: pass it as content (or gitDiff to diff workspace paths).").With("field", "content")
 		}
 		return applyDiff(data, text, "content")
+	case "html":
+		explicit := ""
+		if in.AgentSummary != nil {
+			explicit = *in.AgentSummary
+		} else if a, ok := in.Data["agentSummary"].(string); ok {
+			explicit = a
+		}
+		applyHTMLSidecar(data, explicit)
 	case "webpage":
 		if opts.WebpageURL != "" {
 			data["url"] = opts.WebpageURL
@@ -529,4 +538,42 @@ func AddGraphNode(tx *Tx, g GraphNode) (*Node, *messages.Error) {
 	tx.Describe("addNode", `Added graph node "`+titleOrID(n)+`"`)
 	tx.EmitLayout()
 	return n, nil
+}
+
+// HTML nodes: the semantic sidecar (content/htmlmeta) — the text agents and
+// search read instead of the markup, and what the surface embeds.
+
+// applyHTMLSidecar recomputes an html node's contentSummary,
+// embeddedNodeIds, embeddedUrls and agentSummary from its data. explicit
+// is an agent summary the caller set in this very call (it wins); a
+// summary stored earlier does not stick when the html changes.
+func applyHTMLSidecar(data map[string]any, explicit string) {
+	str := func(k string) string { s, _ := data[k].(string); return s }
+	strs := func(k string) []string {
+		var out []string
+		switch v := data[k].(type) {
+		case []any:
+			for _, e := range v {
+				if s, ok := e.(string); ok {
+					out = append(out, s)
+				}
+			}
+		case []string:
+			out = v
+		}
+		return out
+	}
+	src := str("html")
+	if src == "" {
+		src = str("content")
+	}
+	sc := htmlmeta.Derive(htmlmeta.Input{
+		HTML: src, Summary: str("summary"), Description: str("description"), AgentSummary: explicit,
+		Primitive: str("htmlPrimitive"), ExplicitNodeIDs: strs("embeddedNodeIds"), ExplicitURLs: strs("embeddedUrls"),
+		EmbeddedNodeID: str("embeddedNodeId"), EmbeddedGraphID: str("embeddedGraphId"), SourceNodeID: str("sourceNodeId"),
+	})
+	data["contentSummary"] = sc.ContentSummary
+	data["embeddedNodeIds"] = toAnyList(sc.EmbeddedNodeIDs)
+	data["embeddedUrls"] = toAnyList(sc.EmbeddedURLs)
+	data["agentSummary"] = sc.AgentSummary
 }

@@ -408,6 +408,13 @@ func UpdateNode(tx *Tx, in *messages.NodeUpdateInput) (*Node, *messages.Error) {
 		}
 		n.Data["html"] = s
 	}
+	if n.Type == "html" {
+		_, dataHTML := in.Data["html"]
+		explicit, _ := in.Data["agentSummary"].(string)
+		if in.HTML != nil || dataHTML || in.Content != nil || explicit != "" || in.Data["summary"] != nil || in.Data["description"] != nil {
+			applyHTMLSidecar(n.Data, explicit)
+		}
+	}
 	if in.URL != nil && n.Type == "webpage" {
 		n.Data["url"] = strings.TrimSpace(*in.URL)
 	}

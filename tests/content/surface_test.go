@@ -58,3 +58,33 @@ func TestFrameDocuments(t *testing.T) {
 	s.fails(400, "Frame document requires non-empty html.", "POST", "/api/canvas/frame-documents", map[string]any{"html": " "})
 	s.fails(404, "Frame document not found.", "GET", "/api/canvas/frame-documents/nope", nil)
 }
+
+// The semantic sidecar of html nodes follows the html (the reference kept
+// a stale agentSummary once one existed).
+func TestHTMLSidecar(t *testing.T) {
+	s := start(t, pmxcanvas.Options{})
+	id := nodeID(t, s.ok("POST", "/api/canvas/node", map[string]any{"type": "html", "summary": "Q3 chart",
+		"html": `<h1>Revenue</h1><p>See node-abc-1 and <a href="https://example.com/r">the report</a>.</p><script>x()</script>`}))
+	d := s.node(id)
+	if d["contentSummary"] != "Revenue See node-abc-1 and the report ." { // tags read as spaces, as in the reference
+		t.Errorf("contentSummary = %q", d["contentSummary"])
+	}
+	if ids, _ := d["embeddedNodeIds"].([]any); len(ids) != 1 || ids[0] != "node-abc-1" {
+		t.Errorf("embeddedNodeIds = %v", d["embeddedNodeIds"])
+	}
+	if urls, _ := d["embeddedUrls"].([]any); len(urls) != 1 || urls[0] != "https://example.com/r" {
+		t.Errorf("embeddedUrls = %v", d["embeddedUrls"])
+	}
+	first, _ := d["agentSummary"].(string)
+	if !strings.Contains(first, "Q3 chart") || !strings.Contains(first, "Revenue") {
+		t.Errorf("agentSummary = %q", first)
+	}
+	s.ok("PATCH", "/api/canvas/node/"+id, map[string]any{"html": "<h1>Costs</h1>"})
+	if a, _ := s.node(id)["agentSummary"].(string); !strings.Contains(a, "Costs") || strings.Contains(a, "Revenue") {
+		t.Errorf("agentSummary after the html changed = %q", a)
+	}
+	s.ok("PATCH", "/api/canvas/node/"+id, map[string]any{"data": map[string]any{"agentSummary": "Mine"}})
+	if a := s.node(id)["agentSummary"]; a != "Mine" {
+		t.Errorf("explicit agentSummary = %v", a)
+	}
+}
