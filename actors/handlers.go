@@ -223,6 +223,9 @@ var writeHandlers = map[string]writeHandler{
 		if err != nil {
 			return nil, err
 		}
+		if n.Type == "html" && n.Data["htmlPrimitive"] != nil && !c.inBatch {
+			return canvas.NodeResponse(n, false, map[string]any{"primitive": canvas.PrimitiveExtra(n)}), nil
+		}
 		if c.inBatch && n.Type == "webpage" {
 			// A single add fetches in the invoker (addThenFetch); a batch
 			// entry's page is fetched by the Content actor once the batch

@@ -145,7 +145,7 @@ type NodeAddInput struct {
 	GitDiff any     `json:"gitDiff" mcp:"-" doc:"Diff nodes: true, or a list of workspace paths, shows git diff of the workspace (against gitBase) instead of content."`
 	GitBase *string `json:"gitBase" mcp:"-" doc:"Diff nodes with gitDiff: the revision to compare the working tree with (default HEAD)."`
 	// Primitive and Kind select an html primitive.
-	Primitive *string `json:"primitive" doc:"Html nodes: an HTML primitive kind to generate (not available yet)."`
+	Primitive *string `json:"primitive" doc:"Html nodes: an HTML primitive kind to generate from data (one of the 19; see the schema's htmlPrimitives)."`
 	Kind      *string `json:"kind" doc:"Alias of primitive."`
 
 	// Group creation fields.

@@ -1,6 +1,7 @@
 package canvas
 
 import (
+	"errors"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pmxcanvas/pmx-canvas/content/htmlmeta"
+	"github.com/pmxcanvas/pmx-canvas/content/primitives"
 	"github.com/pmxcanvas/pmx-canvas/content/unidiff"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
@@ -576,4 +578,97 @@ func applyHTMLSidecar(data map[string]any, explicit string) {
 	data["embeddedNodeIds"] = toAnyList(sc.EmbeddedNodeIDs)
 	data["embeddedUrls"] = toAnyList(sc.EmbeddedURLs)
 	data["agentSummary"] = sc.AgentSummary
+}
+
+// HTML primitives (content/primitives): a kind and its data become an
+// html node holding the generated, self-contained document.
+
+// addPrimitiveNode creates the html node of an HTML primitive.
+func addPrimitiveNode(tx *Tx, in *messages.NodeAddInput, kind string) (*Node, *messages.Error) {
+	title := ""
+	if in.Title != nil {
+		title = *in.Title
+	}
+	res, err := primitives.Build(kind, title, in.Data)
+	if err != nil {
+		var uk *primitives.UnknownKindError
+		if errors.As(err, &uk) {
+			return nil, messages.BadRequest("%s %s", err.Error(), primitives.KnownKinds()).With("field", "kind")
+		}
+		return nil, messages.BadRequest("%s", err.Error()).With("field", "data")
+	}
+	data := map[string]any{"html": res.HTML, "htmlPrimitive": res.Kind, "primitiveData": res.PrimitiveData,
+		"description": res.Summary, "title": res.Title}
+	if s, ok := in.Data["summary"].(string); ok {
+		data["summary"] = s
+	}
+	explicit, _ := in.Data["agentSummary"].(string)
+	if explicit == "" {
+		explicit = res.Summary
+	}
+	if res.Presentation {
+		data["presentation"] = true
+		data["slideCount"] = res.SlideCount
+		data["slideTitles"] = toAnyList(res.SlideTitles)
+		if len(res.SpeakerNotes) > 0 {
+			data["speakerNotes"] = toAnyList(res.SpeakerNotes)
+		}
+		if res.PresentationTheme != nil {
+			data["presentationTheme"] = res.PresentationTheme
+		}
+	}
+	if in.StrictSize != nil && *in.StrictSize {
+		data["strictSize"] = true
+	}
+	applyHTMLSidecar(data, "")
+	data["agentSummary"] = explicit
+	size := Size{Width: float64(res.DefaultSize.Width), Height: float64(res.DefaultSize.Height)}
+	w, h := in.WH()
+	if w != nil {
+		size.Width = *w
+	}
+	if h != nil {
+		size.Height = *h
+	}
+	if size.Width <= 0 || size.Height <= 0 {
+		return nil, messages.BadRequest(msgBadSize)
+	}
+	n := &Node{Type: "html", Size: size, ZIndex: 1, Data: data}
+	if x, y := in.XY(); x != nil && y != nil {
+		n.Position = Point{X: *x, Y: *y}
+	} else {
+		n.Position = FindOpenPosition(tx.State().Nodes, size.Width, size.Height)
+	}
+	n.ID = tx.NewNodeID("node")
+	tx.PutNode(n)
+	tx.Describe("addNode", `Added html node "`+titleOrID(n)+`"`)
+	tx.EmitLayout()
+	return n, nil
+}
+
+// PrimitiveOf names the primitive a node.add input asks for ("" for none).
+func PrimitiveOf(in *messages.NodeAddInput) string {
+	typ := strings.TrimSpace(in.Type)
+	if typ != "html-primitive" && typ != "html" {
+		return ""
+	}
+	for _, p := range []*string{in.Kind, in.Primitive} {
+		if p != nil && *p != "" {
+			return *p
+		}
+	}
+	if typ == "html-primitive" {
+		return " " // asked for, without a kind
+	}
+	return ""
+}
+
+// PrimitiveExtra is the reply's primitive object for a primitive node.
+func PrimitiveExtra(n *Node) map[string]any {
+	html, _ := n.Data["html"].(string)
+	kind, _ := n.Data["htmlPrimitive"].(string)
+	title, _ := n.Data["title"].(string)
+	d, _ := primitives.Lookup(kind)
+	return map[string]any{"kind": kind, "title": title, "htmlBytes": len(html),
+		"defaultSize": map[string]any{"width": d.DefaultSize.Width, "height": d.DefaultSize.Height}}
 }

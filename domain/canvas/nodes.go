@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pmxcanvas/pmx-canvas/content/primitives"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
@@ -78,8 +79,12 @@ func AddNode(tx *Tx, in *messages.NodeAddInput, opts AddOptions) (*Node, *messag
 		return nil, messages.BadRequest(missingTypeMessage)
 	case redirectMessages[typ] != "":
 		return nil, messages.BadRequest("%s", redirectMessages[typ])
-	case typ == "html-primitive" || (typ == "html" && (in.Primitive != nil || in.Kind != nil)):
-		return nil, messages.BadRequest(`HTML primitives are not available in this build yet; create a plain "html" node with your own markup.`)
+	case PrimitiveOf(in) != "":
+		kind := strings.TrimSpace(PrimitiveOf(in))
+		if kind == "" {
+			return nil, messages.BadRequest("html-primitive nodes require a kind (or primitive): %s", primitives.KnownKinds()).With("field", "kind")
+		}
+		return addPrimitiveNode(tx, in, kind)
 	case !contains(NodeTypes, typ) && !(allowInternal && (typ == "prompt" || typ == "response")):
 		return nil, messages.BadRequest("Invalid node type: %q.", typ)
 	}

@@ -148,3 +148,61 @@ func prepareGraphFromNodeAdd(c *opCall) error {
 	c.op = "graph.add"
 	return nil
 }
+
+// runPrimitiveAdd is html primitive add: node.add with type html-primitive,
+// the kind, title, data (--data-json, --data-file or --stdin) and geometry.
+func runPrimitiveAdd(cmd *cobra.Command, _ []string) error {
+	hint := `Use: pmx-canvas html primitive add --kind choice-grid --data-file ./choices.json`
+	f := cmd.Flags()
+	kind, _ := f.GetString("kind")
+	if kind == "" {
+		kind, _ = f.GetString("primitive")
+	}
+	if kind == "" {
+		return die(hint, "Missing required flag: --kind")
+	}
+	in := map[string]any{"type": "html-primitive", "kind": kind}
+	if t, _ := f.GetString("title"); t != "" {
+		in["title"] = t
+	}
+	text := ""
+	switch {
+	case f.Changed("data-file"):
+		p, _ := f.GetString("data-file")
+		var err error
+		if text, err = readFile("data-file", p, hint); err != nil {
+			return err
+		}
+	case f.Changed("data-json"), f.Changed("data"):
+		text, _ = f.GetString("data-json")
+		if text == "" {
+			text, _ = f.GetString("data")
+		}
+	case flagBool(cmd, "stdin"):
+		b, err := io.ReadAll(cmd.InOrStdin())
+		if err != nil {
+			return die(hint, "Cannot read stdin: %v", err)
+		}
+		text = string(b)
+	}
+	if text != "" {
+		var data map[string]any
+		if err := json.Unmarshal([]byte(text), &data); err != nil {
+			return die(hint, "Invalid data JSON (an object): %v", err)
+		}
+		in["data"] = data
+	}
+	for _, k := range []string{"x", "y", "width", "height"} {
+		if fl := f.Lookup(k); fl != nil && fl.Changed {
+			in[k] = fl.Value.(*numValue).v
+		}
+	}
+	if flagBool(cmd, "strict-size") {
+		in["strictSize"] = true
+	}
+	body, err := invokeOK(cmd, "node.add", in)
+	if err != nil {
+		return err
+	}
+	return output(cmd.OutOrStdout(), json.RawMessage(body))
+}

@@ -24,9 +24,8 @@ const (
 
 // laterOf maps the node types node add cannot create yet.
 var laterOf = map[string]string{
-	"json-render":    laterRichContent,
-	"web-artifact":   laterApps,
-	"html-primitive": laterPrimitives,
+	"json-render":  laterRichContent,
+	"web-artifact": laterApps,
 }
 
 // notAvailable is the failure of a command this build cannot run yet.
@@ -77,9 +76,9 @@ func newJSONRenderCommand() *cobra.Command {
 }
 
 func newHTMLCommand() *cobra.Command {
-	add := later("add", "Add an HTML primitive node",
-		examples(`pmx-canvas html primitive add --kind choice-grid --title "Pick one" --data-file ./choices.json`),
-		laterPrimitives)
+	add := leaf("add", "Add an HTML primitive node",
+		examples(`pmx-canvas html primitive add --kind choice-grid --title "Pick one" --data-file ./choices.json`), nil)
+	add.RunE = runPrimitiveAdd
 	f := add.Flags()
 	f.String("kind", "", "primitive kind (choice-grid, plan-timeline, review-sheet, ...)")
 	f.String("primitive", "", "alias of --kind")

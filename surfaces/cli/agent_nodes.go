@@ -218,8 +218,6 @@ func prepareNodeAdd(c *opCall) error {
 		return prepareGraphFromNodeAdd(c)
 	case laterOf[typ] != "":
 		return notAvailable("node add --type "+typ, laterOf[typ])
-	case typ == "html" && (c.in["primitive"] != nil || c.in["kind"] != nil):
-		return notAvailable("node add --type html --primitive", laterPrimitives)
 	case typ == "mcp-app":
 		return die(`Use: pmx-canvas web-artifact build --title "Dashboard" --app-file ./App.tsx, or pmx-canvas external-app add --kind excalidraw --title "Diagram"`,
 			"mcp-app nodes require tool-backed app metadata and cannot be created with generic node add.")

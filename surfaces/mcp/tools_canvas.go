@@ -260,13 +260,6 @@ func init() {
 // runAddNode creates a node (canvas_add_node, canvas_node add).
 func runAddNode(c *Call, a Args) (*Result, error) {
 	typ, _ := a["type"].(string)
-	if typ == "html" {
-		_, p := a["primitive"]
-		_, k := a["kind"]
-		if p || k {
-			return nil, Errorf("canvas_add_node: HTML primitives are not available yet")
-		}
-	}
 	reply, err := c.Invoke("node.add", a)
 	if err != nil {
 		return nil, err

@@ -325,8 +325,8 @@ func TestAddNode(t *testing.T) {
 	tests := []struct{ args, want string }{
 		{`{"type":"webpage"}`, `Webpage nodes require a non-empty URL.`},
 		{`{"type":"webpage","url":""}`, `Webpage nodes require a non-empty URL.`},
-		{`{"type":"html","primitive":"status-board"}`, "canvas_add_node: HTML primitives are not available yet"},
-		{`{"type":"html","kind":"checklist"}`, "canvas_add_node: HTML primitives are not available yet"},
+		{`{"type":"html","primitive":"status-board"}`, "Unknown HTML primitive: status-board. Known HTML primitives: choice-grid, plan-timeline, review-sheet, pr-writeup, system-map, code-walkthrough, design-sheet, component-gallery, interaction-prototype, flowchart, deck, presentation, illustration-set, explainer, status-report, incident-report, triage-board, config-editor, prompt-tuner."},
+		{`{"type":"html","kind":"checklist"}`, "Unknown HTML primitive: checklist. Known HTML primitives: choice-grid, plan-timeline, review-sheet, pr-writeup, system-map, code-walkthrough, design-sheet, component-gallery, interaction-prototype, flowchart, deck, presentation, illustration-set, explainer, status-report, incident-report, triage-board, config-editor, prompt-tuner."},
 		{`{"type":"html","html":5}`, `HTML node field "html" must be a string.`},
 		{`{"type":"group","childIds":["nope"]}`, `Cannot create group: Missing child node ID(s): nope.`},
 		{`{"type":"markdown","width":0}`, `Size width and height must be greater than zero.`},

@@ -13,7 +13,6 @@ import "strings"
 const (
 	laterRichContent = "rich content (json-render, charts, schema)"
 	laterApps        = "apps (external MCP apps, diagrams, web artifacts)"
-	laterPrimitives  = "HTML primitives"
 )
 
 // laterNote ends the description of every tool that is not available yet,
@@ -361,7 +360,14 @@ func init() {
 				ltOpt("full", ltBool("true returns the full node payload instead of the compact one.")),
 				ltOpt("verbose", ltBool("Same as full:true.")),
 			},
-			Later: laterPrimitives,
+			Op: "node.add",
+			Run: func(c *Call, a Args) (*Result, error) {
+				in := Args{"type": "html-primitive"}
+				for k, v := range a {
+					in[k] = v
+				}
+				return runAddNode(c, in)
+			},
 		},
 		&Tool{
 			Name: "canvas_refresh_webpage_node",
@@ -383,5 +389,5 @@ func init() {
 var laterTools = []string{
 	"canvas_add_json_render_node", "canvas_stream_json_render_node",
 	"canvas_describe_schema", "canvas_validate_spec", "canvas_open_mcp_app", "canvas_add_diagram",
-	"canvas_build_web_artifact", "canvas_render", "canvas_app", "canvas_add_html_primitive",
+	"canvas_build_web_artifact", "canvas_render", "canvas_app",
 }

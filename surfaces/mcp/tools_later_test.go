@@ -24,7 +24,6 @@ func TestLaterToolsAreNotAvailableYet(t *testing.T) {
 		{"canvas_open_mcp_app", `{"toolName":"t","transport":{"type":"http","url":"http://x"}}`, "canvas_open_mcp_app"},
 		{"canvas_add_diagram", `{"elements":"[]"}`, "canvas_add_diagram"},
 		{"canvas_build_web_artifact", `{"title":"A","appTsx":"x"}`, "canvas_build_web_artifact"},
-		{"canvas_add_html_primitive", `{"kind":"choice-grid"}`, "canvas_add_html_primitive"},
 		{"canvas_render", `{"action":"describe-schema"}`, "canvas_render"},
 		{"canvas_render", `{"action":"validate","type":"json-render"}`, "canvas_render"},
 		{"canvas_render", `{"action":"add-json-render","spec":{}}`, "canvas_render"},
@@ -182,6 +181,7 @@ var webviewTools = map[string]bool{
 	"canvas_resize": true, "canvas_evaluate": true, "canvas_webview": true, "canvas_screenshot": true,
 	"canvas_refresh_webpage_node": true, // available since the workspace-content issue
 	"canvas_add_graph_node":       true, // graph.add
+	"canvas_add_html_primitive":   true, // node.add of an html-primitive
 }
 
 func TestLaterToolDescriptions(t *testing.T) {

@@ -46,3 +46,41 @@ func TestGraphNodes(t *testing.T) {
 		}
 	}
 }
+
+func TestHTMLPrimitives(t *testing.T) {
+	s := start(t, pmxcanvas.Options{})
+	out := s.ok("POST", "/api/canvas/node", map[string]any{"type": "html-primitive", "kind": "status-report", "title": "Week 48",
+		"data": map[string]any{"metrics": []any{map[string]any{"label": "Uptime", "value": "99.9%", "tone": "good"}}, "shipped": []any{"<script>x</script>"}}})
+	id := nodeID(t, out)
+	prim, _ := out["primitive"].(map[string]any)
+	if prim["kind"] != "status-report" || prim["htmlBytes"].(float64) < 100 {
+		t.Errorf("primitive reply: %v", prim)
+	}
+	d := s.node(id)
+	html, _ := d["html"].(string)
+	if d["htmlPrimitive"] != "status-report" || !strings.HasPrefix(strings.ToLower(html), "<!doctype html>") ||
+		strings.Contains(html, "<script>x</script>") || d["title"] != "Week 48" || d["agentSummary"] == "" {
+		t.Errorf("primitive node: %v", d["htmlPrimitive"])
+	}
+	if n := s.ok("GET", "/api/canvas/node/"+id, nil); n["type"] != "html" || n["size"].(map[string]any)["width"] != 980.0 {
+		t.Errorf("stored as %v %v", n["type"], n["size"])
+	}
+	deck := s.node(nodeID(t, s.ok("POST", "/api/canvas/node", map[string]any{"type": "html", "primitive": "deck",
+		"data": map[string]any{"slides": []any{map[string]any{"title": "One", "note": "say hi"}, map[string]any{"title": "Two"}}}})))
+	if deck["presentation"] != true || deck["slideCount"] != 2.0 {
+		t.Errorf("deck: %v %v", deck["presentation"], deck["slideCount"])
+	}
+	s.fails(400, "Unknown HTML primitive: nope.", "POST", "/api/canvas/node", map[string]any{"type": "html-primitive", "kind": "nope"})
+	s.fails(400, `Invalid presentation theme "neon"`, "POST", "/api/canvas/node", map[string]any{"type": "html-primitive", "kind": "presentation",
+		"data": map[string]any{"theme": "neon"}})
+	reg, _ := mcpapi.NewRegistry()
+	mcp := &mcpapi.Caller{Registry: reg, Invoker: s.Invoker(), DefaultCanvas: "main"}
+	for tool, args := range map[string]mcpapi.Args{
+		"canvas_add_html_primitive": {"kind": "flowchart", "data": map[string]any{"steps": []any{map[string]any{"title": "A"}}}},
+		"canvas_node":               {"action": "add", "type": "html", "primitive": "explainer", "data": map[string]any{"summary": "why"}},
+	} {
+		if r := mcp.Call(context.Background(), tool, args); r.IsError {
+			t.Errorf("%s: %s", tool, r.Text)
+		}
+	}
+}
