@@ -38,6 +38,12 @@ tests/mcp-ts/node_modules: tests/mcp-ts/package.json tests/mcp-ts/package-lock.j
 	npm ci --prefix tests/mcp-ts --no-audit --no-fund
 	@touch $@
 
+## web: rebuild the viewer bundles in web/viewer/dist (commit them); npm ci first when node_modules is missing
+.PHONY: web
+web:
+	@[ -d web/viewer/node_modules ] || npm ci --prefix web/viewer --no-audit --no-fund
+	$(GO) run ./internal/gen/cmd/webbuild
+
 ## e2e: only the browser tests (automation webview, workbench by hand); needs chromium
 e2e:
 	PMX_REQUIRE_CHROMIUM=1 $(GO) test -race -count=1 -run 'Webview|Workbench|Chromium|TestCLIScripts/webview' ./...
