@@ -29,9 +29,14 @@ build:
 	$(GO) build -o $(BIN)/pmx-bench ./cmd/pmx-bench
 
 ## test: the whole suite with the race detector (fuzz seeds included)
-test: tests/mcp-ts/node_modules
+test: tests/mcp-ts/node_modules web/viewer/node_modules
 	$(GO) vet ./...
-	PMX_CANVAS_OFFLINE=1 PMX_REQUIRE_TS=1 $(GO) test -race -count=1 ./...
+	PMX_CANVAS_OFFLINE=1 PMX_REQUIRE_TS=1 PMX_REQUIRE_WEB=1 $(GO) test -race -count=1 ./...
+
+# The viewer's npm packages, for the test that the committed bundle is fresh.
+web/viewer/node_modules: web/viewer/package.json web/viewer/package-lock.json
+	npm ci --prefix web/viewer --no-audit --no-fund
+	@touch $@
 
 # The official TypeScript MCP SDK, for the interoperability test.
 tests/mcp-ts/node_modules: tests/mcp-ts/package.json tests/mcp-ts/package-lock.json

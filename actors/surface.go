@@ -11,6 +11,7 @@ import (
 	"github.com/pmxcanvas/pmx-canvas/domain/ax"
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
+	"github.com/pmxcanvas/pmx-canvas/web/viewer"
 )
 
 // surfaceCSP runs a surface's scripts in an opaque origin: it can reach
@@ -115,4 +116,26 @@ func frameDocumentGet(_ context.Context, s *System, _ *canvasRef, env *messages.
 		return nil, messages.NotFound("Frame document not found.")
 	}
 	return &messages.Blob{ContentType: "text/html; charset=utf-8", Data: []byte(d.HTML), CSP: "sandbox " + d.Sandbox}, nil
+}
+
+func init() { workspaceHandlers["jsonrender.view"] = jsonRenderView }
+
+// jsonRenderView is the viewer document of a json-render or graph node.
+func jsonRenderView(_ context.Context, _ *System, ref *canvasRef, env *messages.Envelope) (any, *messages.Error) {
+	in := env.Args.(*messages.JSONRenderViewInput)
+	n, ok := ref.view.Load().Nodes.Get(in.NodeID)
+	if !ok || (n.Type != "json-render" && n.Type != "graph") {
+		return nil, messages.NotFound("json-render node %q not found.", in.NodeID).With("field", "nodeId")
+	}
+	spec, ok := n.Data["spec"].(map[string]any)
+	if !ok {
+		return nil, messages.NotFound("json-render spec missing on node %q.", in.NodeID)
+	}
+	kind := viewer.KindJSONRender
+	if n.Type == "graph" {
+		kind = viewer.KindGraph
+	}
+	doc := viewer.Document(viewer.Options{Kind: kind, NodeID: n.ID, Theme: surface.Theme(str(in.Theme)), Display: str(in.Display),
+		Title: canvas.Title(n), Spec: spec})
+	return &messages.Blob{ContentType: "text/html; charset=utf-8", Data: doc, CSP: surfaceCSP}, nil
 }

@@ -113,4 +113,11 @@ var contentOps = []*Op{
 		CLI:      &CLIBinding{Path: "graph add"},
 		HTTP:     []Route{{"POST", "/api/canvas/graph"}},
 	},
+	{
+		Name: "jsonrender.view", Owner: OwnerWorkspace, Kind: Read,
+		Summary:  "The viewer document of a json-render or graph node: the renderer bundle and the node's spec in one sandboxed page.",
+		NewInput: input[JSONRenderViewInput](),
+		CLI:      &CLIBinding{Path: "viewer", Args: []string{"nodeId"}},
+		HTTP:     []Route{{"GET", "/api/canvas/json-render/view"}},
+	},
 }

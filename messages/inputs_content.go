@@ -125,3 +125,11 @@ type GraphAddInput struct {
 	Size       *SizeInput  `json:"size" cli:"-" doc:"Object form {width, height} of the frame."`
 	StrictSize *bool       `json:"strictSize" doc:"Keep the given frame size; overflowing content scrolls."`
 }
+
+// JSONRenderViewInput is the input of jsonrender.view
+// (GET /api/canvas/json-render/view).
+type JSONRenderViewInput struct {
+	NodeID  string  `json:"nodeId" doc:"The json-render or graph node to show." pmx:"required"`
+	Theme   *string `json:"theme" doc:"dark (default), light or high-contrast."`
+	Display *string `json:"display" doc:"expanded fills the frame (the focus overlay); default inline."`
+}

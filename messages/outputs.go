@@ -60,6 +60,7 @@ var outputs = map[string]func() any{
 	"open-external":         output[OpenedExternal](),
 	"surface.get":           output[Blob](),
 	"graph.add":             output[NodeResult](),
+	"jsonrender.view":       output[Blob](),
 	"frame-document.create": output[FrameDocument](),
 	"frame-document.get":    output[Blob](),
 

@@ -335,6 +335,13 @@ func (c *Canvas) GraphAdd(ctx context.Context, in *messages.GraphAddInput) (*mes
 	return runOp[messages.NodeResult](ctx, c, "graph.add", in)
 }
 
+// JsonrenderView runs jsonrender.view (GET /api/canvas/json-render/view): The
+// viewer document of a json-render or graph node: the renderer bundle and the
+// node's spec in one sandboxed page.
+func (c *Canvas) JsonrenderView(ctx context.Context, in *messages.JSONRenderViewInput) (*messages.Blob, error) {
+	return runOp[messages.Blob](ctx, c, "jsonrender.view", in)
+}
+
 // AxGet runs ax.get (GET /api/canvas/ax): Read the canvas-bound AX state, the
 // host capability and (unless includeContext=false) the agent context.
 func (c *Canvas) AxGet(ctx context.Context, in *messages.AxGetInput) (*messages.AxGetResult, error) {

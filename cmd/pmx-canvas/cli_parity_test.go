@@ -281,7 +281,7 @@ func TestCLIHTTPParity(t *testing.T) {
 	covered["webview.screenshot"] = true
 	// So do the byte-serving workspace routes; testdata/script/content.txtar
 	// checks their commands write the bytes.
-	for _, op := range []string{"file.bytes", "image.get", "artifact.get", "surface.get", "frame-document.get"} {
+	for _, op := range []string{"file.bytes", "image.get", "artifact.get", "surface.get", "frame-document.get", "jsonrender.view"} {
 		covered[op] = true
 	}
 	for _, op := range cliOperations(t) {

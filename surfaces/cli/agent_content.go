@@ -29,6 +29,7 @@ func init() {
 		"image.get":          blob("pmx-canvas image get node-abc --output ./shot.png"),
 		"artifact.get":       blob("pmx-canvas artifact notes/plan.md --output ./plan.html"),
 		"surface.get":        blob("pmx-canvas surface node-abc --theme light --output ./surface.html"),
+		"jsonrender.view":    blob("pmx-canvas viewer graph-abc --output ./chart.html"),
 		"frame-document.get": blob("pmx-canvas frame-document get 3f2a… --output ./frame.html"),
 		"node.refresh":       {example: []string{"pmx-canvas node refresh node-abc", "pmx-canvas node refresh node-abc --url https://example.com/docs"}},
 		"file.save":          {example: []string{`pmx-canvas file save notes/plan.md --content "# Plan"`}},

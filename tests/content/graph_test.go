@@ -2,6 +2,7 @@ package content_test
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -83,4 +84,24 @@ func TestHTMLPrimitives(t *testing.T) {
 			t.Errorf("%s: %s", tool, r.Text)
 		}
 	}
+}
+
+// A graph node's viewer document: the bundle and the spec in one
+// sandboxed page (the browser test in web/viewer checks what it draws).
+func TestViewerDocument(t *testing.T) {
+	s := start(t, pmxcanvas.Options{})
+	id := nodeID(t, s.ok("POST", "/api/canvas/graph", map[string]any{"graphType": "bar", "data": []any{map[string]any{"k": "a", "v": 1}}}))
+	code, _, raw, hdr := s.do("GET", "/api/canvas/json-render/view?nodeId="+id+"&theme=light", nil)
+	doc := string(raw)
+	if code != 200 || hdr.Get("Content-Security-Policy") != "sandbox allow-scripts" || !strings.Contains(doc, `"kind":"graph"`) ||
+		!strings.Contains(doc, `"BarChart"`) || !strings.Contains(doc, `"theme":"light"`) {
+		t.Errorf("viewer: %d %v, %d bytes", code, hdr.Get("Content-Security-Policy"), len(doc))
+	}
+	s.http.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	if code, _, _, hdr := s.do("GET", "/api/canvas/surface/"+id, nil); code != 302 || !strings.HasPrefix(hdr.Get("Location"), "/api/canvas/json-render/view?nodeId="+id) {
+		t.Errorf("surface of a graph: %d %q", code, hdr.Get("Location"))
+	}
+	md := nodeID(t, s.ok("POST", "/api/canvas/node", map[string]any{"type": "markdown", "content": "x"}))
+	s.fails(404, "json-render node", "GET", "/api/canvas/json-render/view?nodeId="+md, nil)
+	s.fails(400, `field "nodeId" is required`, "GET", "/api/canvas/json-render/view", nil)
 }
