@@ -114,10 +114,24 @@ var contentOps = []*Op{
 		HTTP:     []Route{{"POST", "/api/canvas/graph"}},
 	},
 	{
-		Name: "jsonrender.view", Owner: OwnerWorkspace, Kind: Read,
+		Name: "jsonrender.view", Owner: OwnerWorkspace, Kind: Read, GoMethod: "JSONRenderView",
 		Summary:  "The viewer document of a json-render or graph node: the renderer bundle and the node's spec in one sandboxed page.",
 		NewInput: input[JSONRenderViewInput](),
 		CLI:      &CLIBinding{Path: "viewer", Args: []string{"nodeId"}},
 		HTTP:     []Route{{"GET", "/api/canvas/json-render/view"}},
+	},
+	{
+		Name: "jsonrender.add", Owner: OwnerLayout, Kind: Write, GoMethod: "JSONRenderAdd",
+		Summary:  "Create a json-render node from a spec (validated and normalised; an unknown component is refused, naming the nearest ones).",
+		NewInput: input[JSONRenderAddInput](),
+		CLI:      &CLIBinding{Path: "ui add"},
+		HTTP:     []Route{{"POST", "/api/canvas/json-render"}},
+	},
+	{
+		Name: "jsonrender.stream", Owner: OwnerLayout, Kind: Write, GoMethod: "JSONRenderStream",
+		Summary:  "Build a json-render node's spec from streamed JSON Patch operations; done:true validates and closes it.",
+		NewInput: input[JSONRenderStreamInput](),
+		CLI:      &CLIBinding{Path: "ui stream"},
+		HTTP:     []Route{{"POST", "/api/canvas/json-render/stream"}},
 	},
 }

@@ -133,3 +133,31 @@ type JSONRenderViewInput struct {
 	Theme   *string `json:"theme" doc:"dark (default), light or high-contrast."`
 	Display *string `json:"display" doc:"expanded fills the frame (the focus overlay); default inline."`
 }
+
+// JSONRenderAddInput is the input of jsonrender.add
+// (POST /api/canvas/json-render).
+type JSONRenderAddInput struct {
+	Title      *string     `json:"title" doc:"Node title (default: the spec's root title or text)."`
+	Spec       any         `json:"spec" doc:"The json-render spec {root, elements, state?}; absent or not an object: the whole body is the spec (a bare component {type, props, children})."`
+	X          *float64    `json:"x" doc:"World X; auto-placed unless both x and y are given."`
+	Y          *float64    `json:"y" doc:"World Y; auto-placed unless both x and y are given."`
+	Width      *float64    `json:"width" doc:"Frame width (default 840)."`
+	Height     *float64    `json:"height" doc:"Frame height (default 620)."`
+	Position   *PointInput `json:"position" cli:"-" doc:"Object form {x, y}; top-level x/y win."`
+	Size       *SizeInput  `json:"size" cli:"-" doc:"Object form {width, height}; top-level width/height win."`
+	StrictSize *bool       `json:"strictSize" doc:"Keep the given frame size; overflowing content scrolls."`
+}
+
+// JSONRenderStreamInput is the input of jsonrender.stream
+// (POST /api/canvas/json-render/stream).
+type JSONRenderStreamInput struct {
+	NodeID     *string  `json:"nodeId" doc:"The json-render node to append to; absent creates one."`
+	Title      *string  `json:"title" doc:"Title of a node this call creates."`
+	Patches    []any    `json:"patches" doc:"JSON Patch operations (objects) or JSONL strings of them, applied to the spec in order; invalid ones are skipped."`
+	Done       *bool    `json:"done" doc:"true closes the stream: the spec is validated and stored normalised (a later append reopens it)."`
+	X          *float64 `json:"x" doc:"World X of a created node."`
+	Y          *float64 `json:"y" doc:"World Y of a created node."`
+	Width      *float64 `json:"width" doc:"Frame width of a created node (default 840)."`
+	Height     *float64 `json:"height" doc:"Frame height of a created node (default 620)."`
+	StrictSize *bool    `json:"strictSize" doc:"Keep the given frame size."`
+}

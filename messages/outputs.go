@@ -61,6 +61,8 @@ var outputs = map[string]func() any{
 	"surface.get":           output[Blob](),
 	"graph.add":             output[NodeResult](),
 	"jsonrender.view":       output[Blob](),
+	"jsonrender.add":        output[NodeResult](),
+	"jsonrender.stream":     output[StreamResult](),
 	"frame-document.create": output[FrameDocument](),
 	"frame-document.get":    output[Blob](),
 

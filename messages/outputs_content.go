@@ -83,3 +83,19 @@ type FrameDocument struct {
 	OK  bool   `json:"ok"`
 	URL string `json:"url"`
 }
+
+// StreamResult is the reply of jsonrender.stream.
+type StreamResult struct {
+	ID           string `json:"id"`
+	URL          string `json:"url"`
+	OK           bool   `json:"ok"`
+	Applied      int    `json:"applied"`
+	Skipped      int    `json:"skipped"`
+	SpecVersion  int    `json:"specVersion"`
+	StreamStatus string `json:"streamStatus"`
+	ElementCount int    `json:"elementCount"`
+	Revision     uint64 `json:"revision"`
+}
+
+// SetRevision records the revision the write produced.
+func (r *StreamResult) SetRevision(rev uint64) { r.Revision = rev }

@@ -335,11 +335,25 @@ func (c *Canvas) GraphAdd(ctx context.Context, in *messages.GraphAddInput) (*mes
 	return runOp[messages.NodeResult](ctx, c, "graph.add", in)
 }
 
-// JsonrenderView runs jsonrender.view (GET /api/canvas/json-render/view): The
+// JSONRenderView runs jsonrender.view (GET /api/canvas/json-render/view): The
 // viewer document of a json-render or graph node: the renderer bundle and the
 // node's spec in one sandboxed page.
-func (c *Canvas) JsonrenderView(ctx context.Context, in *messages.JSONRenderViewInput) (*messages.Blob, error) {
+func (c *Canvas) JSONRenderView(ctx context.Context, in *messages.JSONRenderViewInput) (*messages.Blob, error) {
 	return runOp[messages.Blob](ctx, c, "jsonrender.view", in)
+}
+
+// JSONRenderAdd runs jsonrender.add (POST /api/canvas/json-render): Create a
+// json-render node from a spec (validated and normalised; an unknown component
+// is refused, naming the nearest ones).
+func (c *Canvas) JSONRenderAdd(ctx context.Context, in *messages.JSONRenderAddInput) (*messages.NodeResult, error) {
+	return runOp[messages.NodeResult](ctx, c, "jsonrender.add", in)
+}
+
+// JSONRenderStream runs jsonrender.stream (POST
+// /api/canvas/json-render/stream): Build a json-render node's spec from
+// streamed JSON Patch operations; done:true validates and closes it.
+func (c *Canvas) JSONRenderStream(ctx context.Context, in *messages.JSONRenderStreamInput) (*messages.StreamResult, error) {
+	return runOp[messages.StreamResult](ctx, c, "jsonrender.stream", in)
 }
 
 // AxGet runs ax.get (GET /api/canvas/ax): Read the canvas-bound AX state, the

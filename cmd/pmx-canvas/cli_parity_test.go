@@ -52,7 +52,7 @@ func (s *paritySide) expand(text string) string {
 }
 
 var (
-	cliParityID = regexp.MustCompile(`\b(node|graph|edge|group|snap|work|appr|rev|elic|mode|evt|evd|steer|mut|ann)-[0-9a-z]+-[0-9a-z]+\b`)
+	cliParityID = regexp.MustCompile(`\b(node|graph|ui|edge|group|snap|work|appr|rev|elic|mode|evt|evd|steer|mut|ann)-[0-9a-z]+-[0-9a-z]+\b`)
 	cliParityTS = regexp.MustCompile(`(\d{4}-\d\d-\d\dT)?\d\d:\d\d:\d\d(\.\d+)?Z?`)
 )
 
@@ -249,6 +249,10 @@ func TestCLIHTTPParity(t *testing.T) {
 		{cli: []string{"open-external", "{A}"}, method: "POST", path: "/api/canvas/open-external", body: `{"nodeId":"{A}"}`},
 		{cli: []string{"graph", "add", "--graph-type", "bar", "--data", `[{"t":"a","n":1}]`, "--x-key", "t", "--y-key", "n"},
 			method: "POST", path: "/api/canvas/graph", body: `{"graphType":"bar","data":[{"t":"a","n":1}],"xKey":"t","yKey":"n"}`},
+		{cli: []string{"ui", "add", "--spec", `{"root":"c","elements":{"c":{"type":"Card","props":{"title":"P"},"children":[]}}}`},
+			method: "POST", path: "/api/canvas/json-render", body: `{"spec":{"root":"c","elements":{"c":{"type":"Card","props":{"title":"P"},"children":[]}}}}`},
+		{cli: []string{"ui", "stream", "--patches", `[{"op":"add","path":"/root","value":"c"}]`},
+			method: "POST", path: "/api/canvas/json-render/stream", body: `{"patches":[{"op":"add","path":"/root","value":"c"}]}`},
 		{cli: []string{"frame-document", "create", "--html", "<p>f</p>"}, method: "POST", path: "/api/canvas/frame-documents",
 			body: `{"html":"<p>f</p>"}`, mask: []string{"url"}},
 

@@ -35,7 +35,7 @@ type Watcher struct {
 	mu     sync.Mutex
 	files  map[string]map[string]int // path -> owner -> count
 	dirs   map[string]int            // watched directory -> files in it
-	timers map[string]*time.Timer
+	timers map[string]*pending
 	closed bool
 	done   chan struct{}
 }
@@ -53,7 +53,7 @@ func New(debounce time.Duration, notify Notify, log *slog.Logger) (*Watcher, err
 		log = slog.Default()
 	}
 	w := &Watcher{fs: fw, notify: notify, debounce: debounce, log: log,
-		files: map[string]map[string]int{}, dirs: map[string]int{}, timers: map[string]*time.Timer{}, done: make(chan struct{})}
+		files: map[string]map[string]int{}, dirs: map[string]int{}, timers: map[string]*pending{}, done: make(chan struct{})}
 	go w.loop()
 	return w, nil
 }
@@ -119,8 +119,8 @@ func (w *Watcher) UnwatchOwner(owner string) {
 // dropFile forgets a file nobody watches (caller holds mu).
 func (w *Watcher) dropFile(path string) {
 	delete(w.files, path)
-	if t := w.timers[path]; t != nil {
-		t.Stop()
+	if p := w.timers[path]; p != nil {
+		p.timer.Stop()
 		delete(w.timers, path)
 	}
 	dir := filepath.Dir(path)
@@ -145,8 +145,8 @@ func (w *Watcher) Close() error {
 		return nil
 	}
 	w.closed = true
-	for _, t := range w.timers {
-		t.Stop()
+	for _, p := range w.timers {
+		p.timer.Stop()
 	}
 	w.mu.Unlock()
 	err := w.fs.Close()
@@ -175,22 +175,36 @@ func (w *Watcher) loop() {
 	}
 }
 
-// changed (re)starts the quiet-period timer of a watched file.
+// pending is a file's quiet-period timer; gen tells a timer that fired
+// late (after a newer event replaced it) that it is stale.
+type pending struct {
+	timer *time.Timer
+	gen   uint64
+}
+
+// changed (re)starts the quiet-period timer of a watched file: a new
+// timer each time, so a timer that already fired cannot send a second
+// notice for the same quiet period.
 func (w *Watcher) changed(path string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed || w.files[path] == nil {
 		return
 	}
-	if t := w.timers[path]; t != nil {
-		t.Reset(w.debounce)
-		return
+	var gen uint64 = 1
+	if p := w.timers[path]; p != nil {
+		p.timer.Stop()
+		gen = p.gen + 1
 	}
-	w.timers[path] = time.AfterFunc(w.debounce, func() { w.fire(path) })
+	w.timers[path] = &pending{gen: gen, timer: time.AfterFunc(w.debounce, func() { w.fire(path, gen) })}
 }
 
-func (w *Watcher) fire(path string) {
+func (w *Watcher) fire(path string, gen uint64) {
 	w.mu.Lock()
+	if p := w.timers[path]; p == nil || p.gen != gen {
+		w.mu.Unlock()
+		return // replaced by a newer event, or unwatched
+	}
 	delete(w.timers, path)
 	owners := make([]string, 0, len(w.files[path]))
 	for o := range w.files[path] {

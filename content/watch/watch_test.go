@@ -15,7 +15,7 @@ type notice struct {
 func start(t *testing.T) (*Watcher, chan notice) {
 	t.Helper()
 	ch := make(chan notice, 16)
-	w, err := New(30*time.Millisecond, func(p string, o []string) { ch <- notice{p, o} }, nil)
+	w, err := New(100*time.Millisecond, func(p string, o []string) { ch <- notice{p, o} }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -207,3 +207,37 @@ func runPrimitiveAdd(cmd *cobra.Command, _ []string) error {
 	}
 	return output(cmd.OutOrStdout(), json.RawMessage(body))
 }
+
+// prepareJSONRenderFromNodeAdd turns node add --type json-render into
+// jsonrender.add: the title, geometry and the spec from --spec-json or
+// --spec-file.
+func prepareJSONRenderFromNodeAdd(c *opCall) error {
+	hint := `Use: pmx-canvas node add --type json-render --spec-file ./ui.json`
+	in := map[string]any{}
+	for _, k := range []string{"title", "x", "y", "width", "height", "strictSize", "position", "size"} {
+		if v, ok := c.in[k]; ok {
+			in[k] = v
+		}
+	}
+	text := ""
+	f := c.cmd.Flags()
+	switch {
+	case f.Changed("spec-file"):
+		p, _ := f.GetString("spec-file")
+		var err error
+		if text, err = readFile("spec-file", p, hint); err != nil {
+			return err
+		}
+	case f.Changed("spec-json"):
+		text, _ = f.GetString("spec-json")
+	default:
+		return die(hint, "json-render nodes require --spec-file, --spec-json, or --stdin.")
+	}
+	var spec any
+	if err := json.Unmarshal([]byte(text), &spec); err != nil {
+		return die(hint, "Invalid spec JSON: %v", err)
+	}
+	in["spec"] = spec
+	c.in, c.op = in, "jsonrender.add"
+	return nil
+}

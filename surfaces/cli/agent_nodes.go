@@ -216,6 +216,8 @@ func prepareNodeAdd(c *opCall) error {
 	switch {
 	case typ == "graph":
 		return prepareGraphFromNodeAdd(c)
+	case typ == "json-render":
+		return prepareJSONRenderFromNodeAdd(c)
 	case laterOf[typ] != "":
 		return notAvailable("node add --type "+typ, laterOf[typ])
 	case typ == "mcp-app":

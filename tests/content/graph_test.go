@@ -105,3 +105,50 @@ func TestViewerDocument(t *testing.T) {
 	s.fails(404, "json-render node", "GET", "/api/canvas/json-render/view?nodeId="+md, nil)
 	s.fails(400, `field "nodeId" is required`, "GET", "/api/canvas/json-render/view", nil)
 }
+
+func TestJSONRenderNodes(t *testing.T) {
+	s := start(t, pmxcanvas.Options{})
+	spec := map[string]any{"root": "card", "elements": map[string]any{
+		"card": map[string]any{"type": "Card", "props": map[string]any{"title": "Release"}, "children": []any{"t"}},
+		"t":    map[string]any{"type": "Text", "props": map[string]any{"text": "ok"}, "children": []any{}}}}
+	out := s.ok("POST", "/api/canvas/json-render", map[string]any{"spec": spec})
+	id := nodeID(t, out)
+	if !strings.HasPrefix(id, "ui-") || out["url"] != "/api/canvas/json-render/view?nodeId="+id {
+		t.Errorf("reply: %v %v", id, out["url"])
+	}
+	d := s.node(id)
+	el := d["spec"].(map[string]any)["elements"].(map[string]any)["card"].(map[string]any)
+	if el["visible"] != true || d["title"] != "Release" || d["viewerType"] != "json-render" {
+		t.Errorf("node: %v / %v", d["title"], el)
+	}
+	// A bare component is the whole body; an unknown component is refused.
+	s.ok("POST", "/api/canvas/json-render", map[string]any{"type": "Card", "props": map[string]any{"title": "Bare"}, "children": []any{}})
+	s.fails(400, `unknown component "Crad" (did you mean Card?)`, "POST", "/api/canvas/json-render",
+		map[string]any{"spec": map[string]any{"root": "c", "elements": map[string]any{"c": map[string]any{"type": "Crad", "props": map[string]any{}, "children": []any{}}}}})
+	s.fails(400, "Missing root and elements in spec.", "POST", "/api/canvas/json-render", map[string]any{"spec": map[string]any{}})
+
+	// Streaming: patches in two calls, then done validates and closes.
+	st := s.ok("POST", "/api/canvas/json-render/stream", map[string]any{"patches": []any{
+		map[string]any{"op": "add", "path": "/root", "value": "c"},
+		`{"op":"add","path":"/elements/c","value":{"type":"Card","props":{"title":"Live"},"children":[]}}`,
+		map[string]any{"op": "bogus"}}})
+	sid, _ := st["id"].(string)
+	if st["applied"] != 2.0 || st["skipped"] != 1.0 || st["streamStatus"] != "open" || sid == "" {
+		t.Fatalf("stream: %v", st)
+	}
+	st = s.ok("POST", "/api/canvas/json-render/stream", map[string]any{"nodeId": sid, "done": true,
+		"patches": []any{map[string]any{"op": "replace", "path": "/elements/c/props/title", "value": "Done"}}})
+	if st["streamStatus"] != "closed" || st["elementCount"] != 1.0 {
+		t.Errorf("closed stream: %v", st)
+	}
+	if s.node(sid)["spec"].(map[string]any)["elements"].(map[string]any)["c"].(map[string]any)["props"].(map[string]any)["title"] != "Done" {
+		t.Errorf("streamed spec not stored")
+	}
+	s.fails(400, "forbidden", "POST", "/api/canvas/json-render/stream", map[string]any{"nodeId": sid,
+		"patches": []any{map[string]any{"op": "add", "path": "/elements/__proto__", "value": 1}}})
+	s.fails(400, `Node "nope" not found.`, "POST", "/api/canvas/json-render/stream", map[string]any{"nodeId": "nope"})
+	// The viewer serves it.
+	if code, _, raw, _ := s.do("GET", "/api/canvas/json-render/view?nodeId="+sid, nil); code != 200 || !strings.Contains(string(raw), `"kind":"json-render"`) {
+		t.Errorf("viewer of a json-render node: %d", code)
+	}
+}

@@ -1,0 +1,114 @@
+package actors
+
+import (
+	"encoding/json"
+	"errors"
+
+	"github.com/pmxcanvas/pmx-canvas/content/jsonrender"
+	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
+	"github.com/pmxcanvas/pmx-canvas/messages"
+)
+
+// specError is a spec the validator refused: 400 with its text.
+func specError(err error) *messages.Error {
+	return messages.BadRequest("%s", err.Error()).With("field", "spec")
+}
+
+// specJSON turns a normalised spec into plain JSON values for node data.
+func specJSON(s *jsonrender.Spec) any { return toGeneric(s) }
+
+func init() {
+	writeHandlers["jsonrender.add"] = func(c *call) (any, *messages.Error) {
+		in := c.env.Args.(*messages.JSONRenderAddInput)
+		var raw any = in.Spec
+		if _, isObject := in.Spec.(map[string]any); !isObject {
+			// The whole body is the spec (a bare component).
+			var body map[string]any
+			if json.Unmarshal(c.env.Input, &body) == nil {
+				raw = body
+			}
+		}
+		spec, err := jsonrender.Normalize(raw)
+		if err != nil {
+			return nil, specError(err)
+		}
+		title := ""
+		if in.Title != nil {
+			title = *in.Title
+		}
+		j := canvas.JSONRenderNode{Title: spec.Title(title), Spec: specJSON(spec), X: in.X, Y: in.Y, W: in.Width, H: in.Height,
+			StrictSize: in.StrictSize != nil && *in.StrictSize}
+		if in.Position != nil && j.X == nil && j.Y == nil {
+			j.X, j.Y = in.Position.X, in.Position.Y
+		}
+		if in.Size != nil {
+			if j.W == nil {
+				j.W = in.Size.Width
+			}
+			if j.H == nil {
+				j.H = in.Size.Height
+			}
+		}
+		n, aerr := canvas.AddJSONRenderNode(c.tx, j)
+		if aerr != nil {
+			return nil, aerr
+		}
+		return canvas.NodeResponse(n, false, map[string]any{"url": canvas.ViewerURL(n.ID), "spec": j.Spec}), nil
+	}
+	writeHandlers["jsonrender.stream"] = func(c *call) (any, *messages.Error) {
+		in := c.env.Args.(*messages.JSONRenderStreamInput)
+		var stream *jsonrender.Stream
+		var existing *canvas.Node
+		if in.NodeID != nil && *in.NodeID != "" {
+			n, ok := c.tx.Node(*in.NodeID)
+			if !ok || n.Type != "json-render" {
+				return nil, messages.BadRequest("Node %q not found.", *in.NodeID).With("field", "nodeId")
+			}
+			existing = n
+			version, _ := n.Data["specVersion"].(float64)
+			if v, ok := n.Data["specVersion"].(int); ok {
+				version = float64(v)
+			}
+			var err error
+			if stream, err = jsonrender.ResumeStream(n.Data["spec"], int(version), jsonrender.Limits{}); err != nil {
+				return nil, specError(err)
+			}
+		} else {
+			stream = &jsonrender.Stream{}
+		}
+		applied, skipped, err := stream.Apply(in.Patches)
+		if err != nil {
+			if errors.Is(err, jsonrender.ErrLimit) {
+				return nil, messages.Make(messages.CodeBodyTooLarge, "%s", err.Error()).With("field", "patches")
+			}
+			return nil, messages.BadRequest("%s", err.Error()).With("field", "patches")
+		}
+		doc := any(stream.Document())
+		if in.Done != nil && *in.Done {
+			spec, cerr := stream.Close()
+			if cerr != nil {
+				return nil, specError(cerr)
+			}
+			doc = specJSON(spec)
+		}
+		j := canvas.JSONRenderNode{Spec: doc, SpecVersion: stream.SpecVersion(), StreamStatus: stream.Status(),
+			X: in.X, Y: in.Y, W: in.Width, H: in.Height, StrictSize: in.StrictSize != nil && *in.StrictSize}
+		var n *canvas.Node
+		var werr *messages.Error
+		if existing != nil {
+			n, werr = canvas.SetJSONRenderSpec(c.tx, existing.ID, j)
+		} else {
+			if in.Title != nil {
+				j.Title = *in.Title
+			} else {
+				j.Title = "json-render"
+			}
+			n, werr = canvas.AddJSONRenderNode(c.tx, j)
+		}
+		if werr != nil {
+			return nil, werr
+		}
+		return &messages.StreamResult{ID: n.ID, URL: canvas.ViewerURL(n.ID), OK: true, Applied: applied, Skipped: skipped,
+			SpecVersion: stream.SpecVersion(), StreamStatus: stream.Status(), ElementCount: stream.ElementCount()}, nil
+	}
+}
