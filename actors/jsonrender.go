@@ -93,6 +93,9 @@ func init() {
 		}
 		j := canvas.JSONRenderNode{Spec: doc, SpecVersion: stream.SpecVersion(), StreamStatus: stream.Status(),
 			X: in.X, Y: in.Y, W: in.Width, H: in.Height, StrictSize: in.StrictSize != nil && *in.StrictSize}
+		if j.H == nil {
+			j.H = in.NodeHeight
+		}
 		var n *canvas.Node
 		var werr *messages.Error
 		if existing != nil {

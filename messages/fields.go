@@ -207,6 +207,9 @@ func (f Field) Schema() *Schema {
 // namedSchemas are schemas a field names with a schema tag, for values
 // one Go type cannot say (a number, one of some words, or null).
 var namedSchemas = map[string]func() *Schema{
+	"streamPatches": func() *Schema {
+		return &Schema{Type: "array", Items: &Schema{AnyOf: []*Schema{{Type: "string"}, {Type: "object", AdditionalProperties: &Schema{}}}}}
+	},
 	"barHighlight": func() *Schema {
 		return &Schema{AnyOf: []*Schema{{Type: "number"}, {Type: "string", Enum: []string{"max", "min"}}, {Type: "null"}}}
 	},

@@ -153,11 +153,12 @@ type JSONRenderAddInput struct {
 type JSONRenderStreamInput struct {
 	NodeID     *string  `json:"nodeId" doc:"The json-render node to append to; absent creates one."`
 	Title      *string  `json:"title" doc:"Title of a node this call creates."`
-	Patches    []any    `json:"patches" doc:"JSON Patch operations (objects) or JSONL strings of them, applied to the spec in order; invalid ones are skipped."`
+	Patches    []any    `json:"patches" schema:"streamPatches" doc:"JSON Patch operations (objects) or JSONL strings of them, applied to the spec in order; invalid ones are skipped."`
 	Done       *bool    `json:"done" doc:"true closes the stream: the spec is validated and stored normalised (a later append reopens it)."`
 	X          *float64 `json:"x" doc:"World X of a created node."`
 	Y          *float64 `json:"y" doc:"World Y of a created node."`
 	Width      *float64 `json:"width" doc:"Frame width of a created node (default 840)."`
 	Height     *float64 `json:"height" doc:"Frame height of a created node (default 620)."`
+	NodeHeight *float64 `json:"nodeHeight" doc:"Alias of height (the MCP tool's name)."`
 	StrictSize *bool    `json:"strictSize" doc:"Keep the given frame size."`
 }

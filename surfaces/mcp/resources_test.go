@@ -432,7 +432,7 @@ func TestSchemaResource(t *testing.T) {
 	}
 	mcp := obj(m["mcp"])
 	tools := list(mcp["tools"])
-	if !reflect.DeepEqual(tools, []any{"canvas_add_node", "canvas_add_html_node", "canvas_add_html_primitive", "canvas_add_graph_node", "canvas_create_group", "canvas_update_node", "canvas_fit_view"}) {
+	if !reflect.DeepEqual(tools, []any{"canvas_add_node", "canvas_add_html_node", "canvas_add_html_primitive", "canvas_add_json_render_node", "canvas_stream_json_render_node", "canvas_add_graph_node", "canvas_create_group", "canvas_update_node", "canvas_fit_view"}) {
 		t.Fatalf("schema tools (available ones only): %v", tools)
 	}
 	routing := obj(mcp["nodeTypeRouting"])

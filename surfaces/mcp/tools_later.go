@@ -121,11 +121,6 @@ func init() {
 		}}, {"required", []string{"type"}}},
 	}}, {"description", "type=json-render: a {root, elements, state?} document or one bare component {type, props?, children?}."}}
 
-	patches := Obj{{"type", "array"}, {"items", Obj{{"anyOf", []Obj{
-		{{"type", "string"}},
-		ltRecordOf(Obj{}),
-	}}}}, {"description", "Patches for this call: JSON-Patch objects {op, path, value} or raw JSONL patch lines."}}
-
 	transport := Obj{{"anyOf", []Obj{
 		{{"type", "object"}, {"properties", Obj{
 			{"type", Obj{{"type", "string"}, {"const", "stdio"}}},
@@ -183,16 +178,8 @@ func init() {
 			Name: "canvas_add_json_render_node",
 			Description: "Create a json-render UI panel from a complete spec ({root, elements, state?}) or a single bare component; " +
 				"the spec is validated and normalised before the node is placed. Returns the node, its viewer URL and the normalised spec.",
-			Fields: []Field{
-				ltDrop("title", ltStr("Node title; taken from the root element when absent.")),
-				{Name: "spec", Schema: ltAny("The json-render document {root, elements, state?}, or one bare component with a type."), Required: true, Check: Accept},
-				ltDrop("x", ltNum("World x; auto-placed when absent.")),
-				ltDrop("y", ltNum("World y; auto-placed when absent.")),
-				ltDrop("width", ltNum("Frame width (default 840).")),
-				ltDrop("height", ltNum("Frame height (default 620).")),
-				ltDrop("strictSize", ltBool(strictSizeDesc)),
-			},
-			Later: laterRichContent,
+			Fields: opFields("jsonrender.add", only("title", "spec", "x", "y", "width", "height", "strictSize"), required("spec")),
+			Op:     "jsonrender.add",
 		},
 		&Tool{
 			Name: "canvas_stream_json_render_node",
@@ -200,18 +187,8 @@ func init() {
 				"extend that node. Send JSON-Patch objects or JSONL patch lines in patches; malformed ones are counted as skipped. " +
 				"Pass done:true on the last call to close the stream. Returns applied/skipped counts, the spec version, the element count " +
 				"and the stream status (open or closed).",
-			Fields: []Field{
-				ltDrop("nodeId", ltStr("Streaming node to extend; absent: create one.")),
-				ltDrop("title", ltStr("Title used when the node is created.")),
-				ltOpt("patches", patches),
-				ltDrop("done", ltBool("true closes the stream.")),
-				ltDrop("x", ltNum("World x; auto-placed when absent.")),
-				ltDrop("y", ltNum("World y; auto-placed when absent.")),
-				ltDrop("width", ltNum("Frame width when the node is created.")),
-				ltDrop("nodeHeight", ltNum("Frame height when the node is created.")),
-				ltDrop("strictSize", ltBool(strictSizeDesc)),
-			},
-			Later: laterRichContent,
+			Fields: opFields("jsonrender.stream", only("nodeId", "title", "patches", "done", "x", "y", "width", "nodeHeight", "strictSize")),
+			Op:     "jsonrender.stream",
 		},
 		&Tool{
 			Name: "canvas_add_graph_node",
@@ -387,7 +364,6 @@ func init() {
 
 // laterTools are the tools defined in this file.
 var laterTools = []string{
-	"canvas_add_json_render_node", "canvas_stream_json_render_node",
 	"canvas_describe_schema", "canvas_validate_spec", "canvas_open_mcp_app", "canvas_add_diagram",
 	"canvas_build_web_artifact", "canvas_render", "canvas_app",
 }

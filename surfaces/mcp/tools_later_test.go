@@ -17,8 +17,6 @@ func TestLaterToolsAreNotAvailableYet(t *testing.T) {
 	cases := []struct {
 		tool, args, want string
 	}{
-		{"canvas_add_json_render_node", `{"spec":{"root":"a","elements":{}}}`, "canvas_add_json_render_node"},
-		{"canvas_stream_json_render_node", `{"patches":["{}"],"done":true}`, "canvas_stream_json_render_node"},
 		{"canvas_describe_schema", `{}`, "canvas_describe_schema"},
 		{"canvas_validate_spec", `{"type":"graph","data":[]}`, "canvas_validate_spec"},
 		{"canvas_open_mcp_app", `{"toolName":"t","transport":{"type":"http","url":"http://x"}}`, "canvas_open_mcp_app"},
@@ -26,8 +24,6 @@ func TestLaterToolsAreNotAvailableYet(t *testing.T) {
 		{"canvas_build_web_artifact", `{"title":"A","appTsx":"x"}`, "canvas_build_web_artifact"},
 		{"canvas_render", `{"action":"describe-schema"}`, "canvas_render"},
 		{"canvas_render", `{"action":"validate","type":"json-render"}`, "canvas_render"},
-		{"canvas_render", `{"action":"add-json-render","spec":{}}`, "canvas_render"},
-		{"canvas_render", `{"action":"stream-json-render"}`, "canvas_render"},
 		{"canvas_app", `{"action":"open-mcp-app"}`, "canvas_app"},
 		{"canvas_app", `{"action":"diagram","elements":[]}`, "canvas_app"},
 		{"canvas_app", `{"action":"build-artifact","title":"A"}`, "canvas_app"},
@@ -51,15 +47,15 @@ func TestLaterToolsValidateTheirArguments(t *testing.T) {
 		h.fails(c.tool, c.args, "MCP error -32602: Input validation error: Invalid arguments for tool "+c.tool+": "+c.want)
 	}
 	// A dropped field of the wrong type is removed, not refused.
-	h.fails("canvas_add_json_render_node", `{"spec":{},"x":"left"}`, "canvas_add_json_render_node: not available yet")
+	h.fails("canvas_add_json_render_node", `{"spec":{},"x":"left"}`, `invalid input for jsonrender.add: field "x" must be a number, got string`)
 }
 
 // The advertised fields of the later tools and the webview tools, in the reference's notation
 // (mcp.md Appendix A): name, "?" when optional, type, "~" when a wrong-typed
 // value is dropped.
 var laterSchemas = map[string]string{
-	"canvas_add_json_render_node":    `title?: string ~; spec: any; x?: number ~; y?: number ~; width?: number ~; height?: number ~; strictSize?: boolean ~`,
-	"canvas_stream_json_render_node": `nodeId?: string ~; title?: string ~; patches?: (string | record<string,any>)[]; done?: boolean ~; x?: number ~; y?: number ~; width?: number ~; nodeHeight?: number ~; strictSize?: boolean ~`,
+	"canvas_add_json_render_node":    `title?: string; spec: any; x?: number; y?: number; width?: number; height?: number; strictSize?: boolean`,
+	"canvas_stream_json_render_node": `nodeId?: string; title?: string; patches?: (string | record<string,any>)[]; done?: boolean; x?: number; y?: number; width?: number; nodeHeight?: number; strictSize?: boolean`,
 	"canvas_add_graph_node":          `title?: string; graphType: string; data: record<string,any>[]; xKey?: string; yKey?: string; zKey?: string; nameKey?: string; valueKey?: string; axisKey?: string; metrics?: string[]; series?: string[]; barKey?: string; lineKey?: string; aggregate?: enum(sum|count|avg); color?: string; colorBy?: enum(series|category|value|none); highlight?: number | enum(max|min) | null; barColor?: string; lineColor?: string; labelKey?: string; targetKey?: string; rangesKey?: string; beforeKey?: string; afterKey?: string; beforeLabel?: string; afterLabel?: string; sort?: enum(asc|desc|none); fill?: boolean; showEndDot?: boolean; showMinMax?: boolean; showValue?: boolean; colorByDirection?: boolean; height?: number; showLegend?: boolean; showLabels?: boolean; x?: number; y?: number; width?: number; nodeHeight?: number; heightPx?: number; strictSize?: boolean`,
 	"canvas_describe_schema":         ``,
 	"canvas_validate_spec":           `type: enum(json-render|graph|html-primitive); spec?: {root: string, elements: record<string,any>, state?: record<string,any>} | {type: string, props?: record<string,any>, children?: string[]}; kind?: string; primitive?: string; primitiveData?: record<string,any>; data?: record<string,any>[]; title?: string ~; graphType?: string ~; xKey?: string ~; yKey?: string ~; zKey?: string ~; nameKey?: string ~; valueKey?: string ~; axisKey?: string ~; metrics?: string[] ~; series?: string[] ~; barKey?: string ~; lineKey?: string ~; aggregate?: enum(sum|count|avg) ~; color?: string ~; colorBy?: enum(series|category|value|none) ~; highlight?: number | enum(max|min) | null ~; barColor?: string ~; lineColor?: string ~; labelKey?: string ~; targetKey?: string ~; rangesKey?: string ~; beforeKey?: string ~; afterKey?: string ~; beforeLabel?: string ~; afterLabel?: string ~; sort?: enum(asc|desc|none) ~; fill?: boolean ~; showEndDot?: boolean ~; showMinMax?: boolean ~; showValue?: boolean ~; colorByDirection?: boolean ~; height?: number ~`,
@@ -179,9 +175,11 @@ func TestLaterToolSchemasMatchTheReference(t *testing.T) {
 var webviewTools = map[string]bool{
 	"canvas_webview_status": true, "canvas_webview_start": true, "canvas_webview_stop": true,
 	"canvas_resize": true, "canvas_evaluate": true, "canvas_webview": true, "canvas_screenshot": true,
-	"canvas_refresh_webpage_node": true, // available since the workspace-content issue
-	"canvas_add_graph_node":       true, // graph.add
-	"canvas_add_html_primitive":   true, // node.add of an html-primitive
+	"canvas_refresh_webpage_node":    true, // available since the workspace-content issue
+	"canvas_add_graph_node":          true, // graph.add
+	"canvas_add_html_primitive":      true, // node.add of an html-primitive
+	"canvas_add_json_render_node":    true, // jsonrender.add
+	"canvas_stream_json_render_node": true, // jsonrender.stream
 }
 
 func TestLaterToolDescriptions(t *testing.T) {

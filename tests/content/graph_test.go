@@ -152,3 +152,23 @@ func TestJSONRenderNodes(t *testing.T) {
 		t.Errorf("viewer of a json-render node: %d", code)
 	}
 }
+
+func TestJSONRenderOverMCP(t *testing.T) {
+	s := start(t, pmxcanvas.Options{})
+	reg, _ := mcpapi.NewRegistry()
+	mcp := &mcpapi.Caller{Registry: reg, Invoker: s.Invoker(), DefaultCanvas: "main"}
+	card := map[string]any{"type": "Card", "props": map[string]any{"title": "M"}, "children": []any{}}
+	for tool, args := range map[string]mcpapi.Args{
+		"canvas_add_json_render_node":    {"spec": card},
+		"canvas_stream_json_render_node": {"patches": []any{`{"op":"add","path":"/root","value":"c"}`}, "nodeHeight": 300},
+		"canvas_render":                  {"action": "add-json-render", "spec": card},
+	} {
+		if r := mcp.Call(context.Background(), tool, args); r.IsError || !strings.Contains(r.Text, "ui-") {
+			t.Errorf("%s: %+v", tool, r)
+		}
+	}
+	r := mcp.Call(context.Background(), "canvas_add_json_render_node", mcpapi.Args{"spec": map[string]any{"type": "Crad"}})
+	if !r.IsError || !strings.Contains(r.Text, "did you mean Card") {
+		t.Errorf("unknown component over MCP: %+v", r)
+	}
+}
