@@ -102,6 +102,11 @@ bench: build
 	$(GO) test -run '^$$' -bench Build500 -benchtime 3x ./content/codegraph/ | tee -a $(BENCHOUT)
 	$(GO) test -run '^$$' -bench RenderHTML -benchtime 20x ./content/webpage/ | tee -a $(BENCHOUT)
 	$(GO) test -run '^$$' -bench Render100KB -benchtime 20x ./content/markdown/ | tee -a $(BENCHOUT)
+	@echo "== spec-driven content: json-render validate and stream, surface documents, charts, primitives" | tee -a $(BENCHOUT)
+	$(GO) test -run '^$$' -bench 'Normalize200Elements|Stream1000Patches' -benchtime 2s ./content/jsonrender/ | tee -a $(BENCHOUT)
+	$(GO) test -run '^$$' -bench 'StreamPatchEndToEnd|SurfaceDocument' -benchtime 1000x ./tests/content/ | tee -a $(BENCHOUT)
+	$(GO) test -run '^$$' -bench BuildBar1000 -benchtime 2s ./content/graphspec/ | tee -a $(BENCHOUT)
+	$(GO) test -run '^$$' -bench . -benchtime 200x ./content/primitives/ | tee -a $(BENCHOUT)
 	@echo "== resident memory with 10,000 nodes (after seeding, and idle)" | tee -a $(BENCHOUT)
 	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -seed 10000 -rss -label rss10k | tee -a $(BENCHOUT)
 	@echo "== startup and idle memory" | tee -a $(BENCHOUT)
@@ -122,6 +127,23 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseInteraction -fuzztime $(FUZZTIME) ./domain/ax/
 	$(GO) test -run '^$$' -fuzz FuzzAXOperations -fuzztime $(FUZZTIME) ./actors/
 	$(GO) test -run '^$$' -fuzz FuzzWebviewOperations -fuzztime $(FUZZTIME) ./actors/
+	$(GO) test -run '^$$' -fuzz '^FuzzImportsJS$$' -fuzztime $(FUZZTIME) ./content/codegraph/
+	$(GO) test -run '^$$' -fuzz '^FuzzImportsGo$$' -fuzztime $(FUZZTIME) ./content/codegraph/
+	$(GO) test -run '^$$' -fuzz '^FuzzImportsPython$$' -fuzztime $(FUZZTIME) ./content/codegraph/
+	$(GO) test -run '^$$' -fuzz '^FuzzImportsRust$$' -fuzztime $(FUZZTIME) ./content/codegraph/
+	$(GO) test -run '^$$' -fuzz '^FuzzBuild$$' -fuzztime $(FUZZTIME) ./content/graphspec/
+	$(GO) test -run '^$$' -fuzz '^FuzzDerive$$' -fuzztime $(FUZZTIME) ./content/htmlmeta/
+	$(GO) test -run '^$$' -fuzz '^FuzzSniff$$' -fuzztime $(FUZZTIME) ./content/images/
+	$(GO) test -run '^$$' -fuzz '^FuzzSVGSize$$' -fuzztime $(FUZZTIME) ./content/images/
+	$(GO) test -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZTIME) ./content/jsonrender/
+	$(GO) test -run '^$$' -fuzz '^FuzzStreamApply$$' -fuzztime $(FUZZTIME) ./content/jsonrender/
+	$(GO) test -run '^$$' -fuzz '^FuzzRender$$' -fuzztime $(FUZZTIME) ./content/markdown/
+	$(GO) test -run '^$$' -fuzz '^FuzzBuild$$' -fuzztime $(FUZZTIME) ./content/primitives/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./content/unidiff/
+	$(GO) test -run '^$$' -fuzz '^FuzzNormalizeURL$$' -fuzztime $(FUZZTIME) ./content/webpage/
+	$(GO) test -run '^$$' -fuzz '^FuzzPageMeta$$' -fuzztime $(FUZZTIME) ./content/webpage/
+	$(GO) test -run '^$$' -fuzz '^FuzzFrameBlocking$$' -fuzztime $(FUZZTIME) ./content/webpage/
+	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./content/workspace/
 
 clean:
 	rm -rf $(BIN)

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,5 +83,42 @@ func BenchmarkWatcherLatency(b *testing.B) {
 				b.Fatalf("no frame for write %d", i+1)
 			}
 		}
+	}
+}
+
+// BenchmarkStreamPatchEndToEnd streams patches one call each into one
+// json-render node through the whole write path (decode, Layout, durable
+// commit) and reports the p99 of the calls.
+func BenchmarkStreamPatchEndToEnd(b *testing.B) {
+	srv, _ := benchServer(b)
+	r := invoke(b, srv, "jsonrender.stream", map[string]any{"patches": []any{map[string]any{"op": "add", "path": "/root", "value": "e0"}}})
+	var first struct{ ID string }
+	raw, _ := json.Marshal(r.Body)
+	_ = json.Unmarshal(raw, &first)
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := map[string]any{"op": "add", "path": fmt.Sprintf("/elements/e%d", i%2000),
+			"value": map[string]any{"type": "Text", "props": map[string]any{"text": "x"}, "children": []any{}}}
+		start := time.Now()
+		invoke(b, srv, "jsonrender.stream", map[string]any{"nodeId": first.ID, "patches": []any{p}})
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs/patch")
+}
+
+// BenchmarkSurfaceDocument renders an html node's surface document (the
+// bridges and the theme) through the invoker.
+func BenchmarkSurfaceDocument(b *testing.B) {
+	srv, _ := benchServer(b)
+	r := invoke(b, srv, "node.add", map[string]any{"type": "html", "html": "<h1>Hi</h1>" + strings.Repeat("<p>paragraph text</p>", 500)})
+	raw, _ := json.Marshal(r.Body)
+	var n struct{ ID string }
+	_ = json.Unmarshal(raw, &n)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		invoke(b, srv, "surface.get", map[string]any{"id": n.ID, "theme": "light", "axToken": "ax-1", "frameToken": "f-1"})
 	}
 }
