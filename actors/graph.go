@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/pmxcanvas/pmx-canvas/content/graphspec"
+	"github.com/pmxcanvas/pmx-canvas/content/jsonrender"
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
@@ -74,4 +75,59 @@ func init() {
 		}
 		return canvas.NodeResponse(n, false, map[string]any{"url": canvas.ViewerURL(n.ID), "spec": res.Spec}), nil
 	}
+}
+
+// rebuildSpec applies a PATCH's spec fields: a json-render node's spec is
+// validated and replaced; a graph node's chart is rebuilt from its stored
+// graphConfig with the patched type, keys and plot height (or replaced by
+// a spec). Nodes of other types refuse them, naming the field.
+func rebuildSpec(tx *canvas.Tx, n *canvas.Node, in *messages.NodeUpdateInput) (*canvas.Node, *messages.Error) {
+	graphPatch := in.GraphType != nil || in.XKey != nil || in.YKey != nil || in.ChartHeight != nil ||
+		(in.Type != nil && n.Type == "graph" && *in.Type != "graph")
+	if in.Spec == nil && !graphPatch {
+		return n, nil
+	}
+	switch n.Type {
+	case "json-render":
+		if in.Spec == nil {
+			return nil, messages.BadRequest("Node %q is a json-render node: patch its spec, not chart fields.", n.ID).With("field", "graphType")
+		}
+		spec, err := jsonrender.Normalize(in.Spec)
+		if err != nil {
+			return nil, specError(err)
+		}
+		return canvas.SetSpec(tx, n.ID, toGeneric(spec), nil)
+	case "graph":
+		if in.Spec != nil && !graphPatch {
+			spec, err := jsonrender.Normalize(in.Spec)
+			if err != nil {
+				return nil, specError(err)
+			}
+			return canvas.SetSpec(tx, n.ID, toGeneric(spec), nil)
+		}
+		prev, _ := n.Data["graphConfig"].(map[string]any)
+		var patch graphspec.Input
+		if in.GraphType != nil {
+			patch.GraphType = *in.GraphType
+		} else if in.Type != nil && *in.Type != "graph" {
+			patch.GraphType = *in.Type
+		}
+		if in.XKey != nil {
+			patch.XKey = *in.XKey
+		}
+		if in.YKey != nil {
+			patch.YKey = *in.YKey
+		}
+		patch.Height = in.ChartHeight
+		res, err := graphspec.Update(prev, patch)
+		if err != nil {
+			return nil, messages.BadRequest("%s", err.Error())
+		}
+		return canvas.SetSpec(tx, n.ID, res.Spec, res.GraphConfig)
+	}
+	field := "spec"
+	if in.Spec == nil {
+		field = "graphType"
+	}
+	return nil, messages.BadRequest("Field %q only applies to json-render and graph nodes; node %q is a %s node.", field, n.ID, n.Type).With("field", field)
 }

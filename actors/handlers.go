@@ -235,8 +235,12 @@ var writeHandlers = map[string]writeHandler{
 		return c.nodeResult(n), nil
 	},
 	"node.update": func(c *call) (any, *messages.Error) {
-		n, err := canvas.UpdateNode(c.tx, c.env.Args.(*messages.NodeUpdateInput))
+		in := c.env.Args.(*messages.NodeUpdateInput)
+		n, err := canvas.UpdateNode(c.tx, in)
 		if err != nil {
+			return nil, err
+		}
+		if n, err = rebuildSpec(c.tx, n, in); err != nil {
 			return nil, err
 		}
 		return c.nodeResult(n), nil

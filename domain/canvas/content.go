@@ -733,3 +733,19 @@ func SetJSONRenderSpec(tx *Tx, id string, j JSONRenderNode) (*Node, *messages.Er
 	tx.EmitLayout()
 	return n, nil
 }
+
+// SetSpec replaces a json-render or graph node's spec (and a graph's
+// graphConfig when given), within the PATCH's transaction.
+func SetSpec(tx *Tx, id string, spec any, graphConfig map[string]any) (*Node, *messages.Error) {
+	old, ok := tx.Node(id)
+	if !ok {
+		return nil, NodeNotFound(id)
+	}
+	n := old.Clone()
+	n.Data["spec"] = spec
+	if graphConfig != nil {
+		n.Data["graphConfig"] = graphConfig
+	}
+	tx.PutNode(n)
+	return n, nil
+}

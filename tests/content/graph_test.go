@@ -172,3 +172,28 @@ func TestJSONRenderOverMCP(t *testing.T) {
 		t.Errorf("unknown component over MCP: %+v", r)
 	}
 }
+
+// PATCH rebuilds a chart from its stored config, and replaces a
+// json-render spec after validating it.
+func TestSpecPatches(t *testing.T) {
+	s := start(t, pmxcanvas.Options{})
+	g := nodeID(t, s.ok("POST", "/api/canvas/graph", map[string]any{"graphType": "bar", "color": "#f00",
+		"data": []any{map[string]any{"m": "Jan", "v": 3}, map[string]any{"m": "Feb", "v": 5}}}))
+	s.ok("PATCH", "/api/canvas/node/"+g, map[string]any{"graphType": "line", "chartHeight": 240})
+	chart := s.node(g)["spec"].(map[string]any)["elements"].(map[string]any)["chart"].(map[string]any)
+	props := chart["props"].(map[string]any)
+	if chart["type"] != "LineChart" || props["height"] != 240.0 || props["color"] != "#f00" {
+		t.Errorf("rebuilt chart: %v", chart)
+	}
+	s.fails(400, "Unknown graph type", "PATCH", "/api/canvas/node/"+g, map[string]any{"graphType": "pi"})
+
+	ui := nodeID(t, s.ok("POST", "/api/canvas/json-render", map[string]any{"spec": map[string]any{"type": "Card", "props": map[string]any{"title": "A"}, "children": []any{}}}))
+	s.ok("PATCH", "/api/canvas/node/"+ui, map[string]any{"spec": map[string]any{"type": "Text", "props": map[string]any{"text": "B"}, "children": []any{}}})
+	spec := s.node(ui)["spec"].(map[string]any)
+	if root := spec["elements"].(map[string]any)[spec["root"].(string)].(map[string]any); root["type"] != "Text" {
+		t.Errorf("patched spec: %v", spec)
+	}
+	s.fails(400, "did you mean", "PATCH", "/api/canvas/node/"+ui, map[string]any{"spec": map[string]any{"type": "Txet"}})
+	md := nodeID(t, s.ok("POST", "/api/canvas/node", map[string]any{"type": "markdown", "content": "x"}))
+	s.fails(400, `Field "spec" only applies to json-render and graph nodes`, "PATCH", "/api/canvas/node/"+md, map[string]any{"spec": map[string]any{}})
+}
