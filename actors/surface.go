@@ -58,7 +58,7 @@ func surfaceGet(_ context.Context, s *System, ref *canvasRef, env *messages.Enve
 			o.AX, o.State = true, surfaceSnapshot(ref)
 		}
 		return &messages.Blob{ContentType: "text/html; charset=utf-8", Data: surface.Document(author, o), CSP: surfaceCSP}, nil
-	case "json-render", "graph":
+	case "json-render", "graph", "mermaid":
 		q := url.Values{"nodeId": {n.ID}, "theme": {theme}}
 		if str(in.Display) == "expanded" {
 			q.Set("display", "expanded")
@@ -124,6 +124,12 @@ func init() { workspaceHandlers["jsonrender.view"] = jsonRenderView }
 func jsonRenderView(_ context.Context, _ *System, ref *canvasRef, env *messages.Envelope) (any, *messages.Error) {
 	in := env.Args.(*messages.JSONRenderViewInput)
 	n, ok := ref.view.Load().Nodes.Get(in.NodeID)
+	if ok && n.Type == "mermaid" {
+		src, _ := n.Data["content"].(string)
+		doc := viewer.Document(viewer.Options{Kind: viewer.KindMermaid, NodeID: n.ID, Theme: surface.Theme(str(in.Theme)),
+			Display: str(in.Display), Title: canvas.Title(n), Source: src})
+		return &messages.Blob{ContentType: "text/html; charset=utf-8", Data: doc, CSP: surfaceCSP}, nil
+	}
 	if !ok || (n.Type != "json-render" && n.Type != "graph") {
 		return nil, messages.NotFound("json-render node %q not found.", in.NodeID).With("field", "nodeId")
 	}

@@ -5,7 +5,7 @@ package messages
 // every surface's schema, flag help and docs print it.
 var (
 	// NodeTypes are the types node.add accepts, in the reference's order.
-	NodeTypes = []string{"markdown", "status", "context", "ledger", "trace", "file", "image", "mcp-app", "webpage", "html", "group", "diff"}
+	NodeTypes = []string{"markdown", "status", "context", "ledger", "trace", "file", "image", "mcp-app", "webpage", "html", "group", "diff", "mermaid"}
 	// GraphTypes are graph.add's chart kinds (content/graphspec builds
 	// them; a test keeps the two lists equal).
 	GraphTypes   = []string{"line", "bar", "pie", "area", "scatter", "radar", "stacked-bar", "composed", "sparkline", "dot-plot", "bullet", "slopegraph"}

@@ -310,6 +310,21 @@ func applyResolved(typ string, data map[string]any, in *messages.NodeAddInput, o
 		if in.Title == nil || *in.Title == "" {
 			data["title"] = filepath.Base(data["path"].(string))
 		}
+	case "mermaid":
+		// The source is stored as given; the viewer parses and draws it
+		// (mermaid's own parser, in the browser) and shows its errors.
+		src := ""
+		if in.Content != nil {
+			src = *in.Content
+		}
+		if strings.TrimSpace(src) == "" {
+			return messages.BadRequest("Mermaid nodes require the diagram source as content.").With("field", "content")
+		}
+		data["content"] = src
+		data["viewerType"] = "mermaid"
+		if t, _ := data["title"].(string); t == "" {
+			data["title"] = "Diagram"
+		}
 	case "diff":
 		text := ""
 		if in.Content != nil {

@@ -29,12 +29,13 @@ var DefaultSizes = map[string]Size{
 	"trace":       {360, 200},
 	"file":        {360, 200},
 	"diff":        {720, 520},
+	"mermaid":     {720, 520},
 	"group":       {600, 400},
 	"prompt":      {360, 200},
 	"response":    {360, 200},
 }
 
-const missingTypeMessage = `node creation requires a 'type' — pass it in the JSON body ({ "type": "markdown", ... }) or as a ?type= query param. Valid types: markdown, status, context, ledger, trace, file, image, mcp-app, webpage, html, group, diff (json-render / graph / web-artifact have dedicated endpoints).`
+const missingTypeMessage = `node creation requires a 'type' — pass it in the JSON body ({ "type": "markdown", ... }) or as a ?type= query param. Valid types: markdown, status, context, ledger, trace, file, image, mcp-app, webpage, html, group, diff, mermaid (json-render / graph / web-artifact have dedicated endpoints).`
 
 var redirectMessages = map[string]string{
 	"json-render":  `Node type "json-render" is created via POST /api/canvas/json-render. See /api/canvas/schema for the required spec shape.`,
@@ -123,6 +124,9 @@ func AddNode(tx *Tx, in *messages.NodeAddInput, opts AddOptions) (*Node, *messag
 		n.Collapsed = true
 	}
 	n.ID = tx.NewNodeID("node")
+	if typ == "mermaid" {
+		n.Data["url"] = ViewerURL(n.ID)
+	}
 	tx.PutNode(n)
 	tx.Describe("addNode", "Added "+typ+` node "`+titleOrID(n)+`"`)
 	tx.EmitLayout()

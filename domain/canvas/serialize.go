@@ -165,7 +165,7 @@ func SurfaceURL(n *Node) string {
 	switch n.Type {
 	case "html":
 		openable = dataString(n, "html") != "" || dataString(n, "content") != ""
-	case "json-render", "graph":
+	case "json-render", "graph", "mermaid":
 		openable = true
 	case "webpage":
 		openable = dataString(n, "url") != ""

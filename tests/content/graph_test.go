@@ -197,3 +197,21 @@ func TestSpecPatches(t *testing.T) {
 	md := nodeID(t, s.ok("POST", "/api/canvas/node", map[string]any{"type": "markdown", "content": "x"}))
 	s.fails(400, `Field "spec" only applies to json-render and graph nodes`, "PATCH", "/api/canvas/node/"+md, map[string]any{"spec": map[string]any{}})
 }
+
+func TestMermaidNodes(t *testing.T) {
+	s := start(t, pmxcanvas.Options{})
+	src := "flowchart LR\n  A[Plan] --> B[Ship]"
+	id := nodeID(t, s.ok("POST", "/api/canvas/node", map[string]any{"type": "mermaid", "content": src}))
+	d := s.node(id)
+	if d["content"] != src || d["viewerType"] != "mermaid" || d["url"] != "/api/canvas/json-render/view?nodeId="+id {
+		t.Errorf("mermaid node: %v", d)
+	}
+	code, _, raw, _ := s.do("GET", "/api/canvas/json-render/view?nodeId="+id, nil)
+	if code != 200 || !strings.Contains(string(raw), `"kind":"mermaid"`) || !strings.Contains(string(raw), "A[Plan]") {
+		t.Errorf("mermaid viewer: %d", code)
+	}
+	s.fails(400, "Mermaid nodes require the diagram source", "POST", "/api/canvas/node", map[string]any{"type": "mermaid"})
+	if res := s.ok("GET", "/api/canvas/search?q=Ship", nil); len(res["results"].([]any)) != 1 {
+		t.Errorf("search finds the diagram source: %v", res)
+	}
+}
