@@ -3,8 +3,11 @@ package actors
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 
+	"github.com/pmxcanvas/pmx-canvas/content/graphspec"
 	"github.com/pmxcanvas/pmx-canvas/content/jsonrender"
+	"github.com/pmxcanvas/pmx-canvas/content/primitives"
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
@@ -113,5 +116,80 @@ func init() {
 		}
 		return &messages.StreamResult{ID: n.ID, URL: canvas.ViewerURL(n.ID), OK: true, Applied: applied, Skipped: skipped,
 			SpecVersion: stream.SpecVersion(), StreamStatus: stream.Status(), ElementCount: stream.ElementCount()}, nil
+	}
+}
+
+func init() {
+	readHandlers["spec.validate"] = func(_ *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
+		in := env.Args.(*messages.SpecValidateInput)
+		fail := func(err error) *messages.Error {
+			return messages.BadRequest("%s", err.Error()).With("type", in.Type)
+		}
+		switch in.Type {
+		case "json-render":
+			var raw any = in.Spec
+			if _, isObject := in.Spec.(map[string]any); !isObject {
+				var body map[string]any
+				if json.Unmarshal(env.Input, &body) == nil {
+					delete(body, "type")
+					raw = body
+				}
+			}
+			spec, err := jsonrender.Normalize(raw)
+			if err != nil {
+				return nil, fail(err)
+			}
+			sum := spec.Summary()
+			return &messages.SpecValidation{OK: true, Type: in.Type, NormalizedSpec: toGeneric(spec),
+				Summary: toGeneric(sum).(map[string]any)}, nil
+		case "graph":
+			gin, gerr := graphInput(env)
+			if gerr != nil {
+				return nil, gerr.With("type", in.Type)
+			}
+			gin.GraphType = ""
+			if in.GraphType != nil {
+				gin.GraphType = *in.GraphType
+			} else if in.TypeName != nil {
+				gin.GraphType = *in.TypeName
+			}
+			res, err := graphspec.Build(gin)
+			if err != nil {
+				return nil, fail(err)
+			}
+			return &messages.SpecValidation{OK: true, Type: in.Type, NormalizedSpec: res.Spec, Summary: map[string]any{
+				"graphType": res.Summary.GraphType, "dataPoints": res.Summary.DataPoints, "root": res.Summary.Root,
+				"elementCount": res.Summary.ElementCount}}, nil
+		case "html-primitive":
+			kind := ""
+			for _, p := range []*string{in.Kind, in.Primitive} {
+				if p != nil && *p != "" {
+					kind = *p
+					break
+				}
+			}
+			data, isObject := in.Data.(map[string]any)
+			if in.Data != nil && !isObject {
+				return nil, messages.BadRequest("html-primitive data must be an object.").With("field", "data").With("type", in.Type)
+			}
+			title := ""
+			if in.Title != nil {
+				title = *in.Title
+			}
+			res, err := primitives.Build(kind, title, data)
+			if err != nil {
+				return nil, fail(err)
+			}
+			keys := []string{}
+			for k := range data {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			size := map[string]any{"width": res.DefaultSize.Width, "height": res.DefaultSize.Height}
+			return &messages.SpecValidation{OK: true, Type: in.Type,
+				NormalizedPrimitive: map[string]any{"kind": res.Kind, "title": res.Title, "htmlBytes": len(res.HTML), "defaultSize": size},
+				Summary:             map[string]any{"kind": res.Kind, "title": res.Title, "dataKeys": keys}}, nil
+		}
+		return nil, messages.BadRequest(`Validation type must be "json-render", "graph", or "html-primitive".`).With("field", "type")
 	}
 }

@@ -134,4 +134,11 @@ var contentOps = []*Op{
 		CLI:      &CLIBinding{Path: "ui stream"},
 		HTTP:     []Route{{"POST", "/api/canvas/json-render/stream"}},
 	},
+	{
+		Name: "spec.validate", Owner: OwnerLayout, Kind: Read,
+		Summary:  "Validate a json-render spec, a graph payload or an html-primitive payload without creating a node: the normalised result and a summary.",
+		NewInput: input[SpecValidateInput](),
+		CLI:      &CLIBinding{Path: "validate spec"},
+		HTTP:     []Route{{"POST", "/api/canvas/schema/validate"}},
+	},
 }

@@ -162,3 +162,27 @@ type JSONRenderStreamInput struct {
 	NodeHeight *float64 `json:"nodeHeight" doc:"Alias of height (the MCP tool's name)."`
 	StrictSize *bool    `json:"strictSize" doc:"Keep the given frame size."`
 }
+
+// SpecValidateInput is the input of spec.validate
+// (POST /api/canvas/schema/validate).
+type SpecValidateInput struct {
+	Type      string  `json:"type" doc:"What to validate: json-render, graph or html-primitive." pmx:"required,handler"`
+	Spec      any     `json:"spec" doc:"json-render: the spec (absent or not an object: the whole body)."`
+	Kind      *string `json:"kind" doc:"html-primitive: the kind."`
+	Primitive *string `json:"primitive" doc:"html-primitive: alias of kind."`
+	Title     *string `json:"title" doc:"graph and html-primitive: the title."`
+	Data      any     `json:"data" doc:"graph: the rows (an array of objects); html-primitive: the payload (an object)."`
+	GraphType *string `json:"graphType" doc:"graph: the chart kind (default line)."`
+	TypeName  *string `json:"typeName" doc:"graph: alias of graphType."`
+	ChartOptions
+	Height *float64 `json:"height" doc:"graph: plot height."`
+}
+
+// SpecValidation is the reply of spec.validate.
+type SpecValidation struct {
+	OK                  bool           `json:"ok"`
+	Type                string         `json:"type"`
+	NormalizedSpec      any            `json:"normalizedSpec,omitempty"`
+	NormalizedPrimitive map[string]any `json:"normalizedPrimitive,omitempty"`
+	Summary             map[string]any `json:"summary"`
+}

@@ -62,6 +62,7 @@ var outputs = map[string]func() any{
 	"graph.add":             output[NodeResult](),
 	"jsonrender.view":       output[Blob](),
 	"jsonrender.add":        output[NodeResult](),
+	"spec.validate":         output[SpecValidation](),
 	"jsonrender.stream":     output[StreamResult](),
 	"frame-document.create": output[FrameDocument](),
 	"frame-document.get":    output[Blob](),

@@ -356,6 +356,13 @@ func (c *Canvas) JSONRenderStream(ctx context.Context, in *messages.JSONRenderSt
 	return runOp[messages.StreamResult](ctx, c, "jsonrender.stream", in)
 }
 
+// SpecValidate runs spec.validate (POST /api/canvas/schema/validate): Validate
+// a json-render spec, a graph payload or an html-primitive payload without
+// creating a node: the normalised result and a summary.
+func (c *Canvas) SpecValidate(ctx context.Context, in *messages.SpecValidateInput) (*messages.SpecValidation, error) {
+	return runOp[messages.SpecValidation](ctx, c, "spec.validate", in)
+}
+
 // AxGet runs ax.get (GET /api/canvas/ax): Read the canvas-bound AX state, the
 // host capability and (unless includeContext=false) the agent context.
 func (c *Canvas) AxGet(ctx context.Context, in *messages.AxGetInput) (*messages.AxGetResult, error) {

@@ -253,6 +253,8 @@ func TestCLIHTTPParity(t *testing.T) {
 			method: "POST", path: "/api/canvas/json-render", body: `{"spec":{"root":"c","elements":{"c":{"type":"Card","props":{"title":"P"},"children":[]}}}}`},
 		{cli: []string{"ui", "stream", "--patches", `[{"op":"add","path":"/root","value":"c"}]`},
 			method: "POST", path: "/api/canvas/json-render/stream", body: `{"patches":[{"op":"add","path":"/root","value":"c"}]}`},
+		{cli: []string{"validate", "spec", "--type", "graph", "--graph-type", "bar", "--data", `[{"t":"a","n":1}]`},
+			method: "POST", path: "/api/canvas/schema/validate", body: `{"type":"graph","graphType":"bar","data":[{"t":"a","n":1}]}`},
 		{cli: []string{"frame-document", "create", "--html", "<p>f</p>"}, method: "POST", path: "/api/canvas/frame-documents",
 			body: `{"html":"<p>f</p>"}`, mask: []string{"url"}},
 

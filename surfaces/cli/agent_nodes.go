@@ -260,7 +260,9 @@ func dataFile(c *opCall) error {
 	if err := json.Unmarshal([]byte(text), &v); err != nil {
 		return die(c.b.hint(), "Invalid --data-file JSON: %v", err)
 	}
-	c.in["data"] = v
+	// Sent as written: objects keep their key order (a chart's default
+	// keys come from the first row's order).
+	c.in["data"] = json.RawMessage(text)
 	return nil
 }
 

@@ -230,7 +230,7 @@ func TestNotAvailableCommandsCallNothing(t *testing.T) {
 	got, run := fakeServer(t, `{}`)
 	for _, args := range [][]string{
 		{"node", "schema"},
-		{"copilot", "install-extension", "--dry-run"}, {"diagram", "add"}, {"json-render"}, {"validate", "spec", "--type", "graph"},
+		{"copilot", "install-extension", "--dry-run"}, {"diagram", "add"}, {"json-render"},
 	} {
 		out, errOut, code := run(args...)
 		want := strings.Join(args[:len(args)-countFlags(args)], " ") + ": not available yet"

@@ -72,7 +72,6 @@ func init() {
 edges whose endpoints are gone. The report is printed either way; the exit code
 is 0 when the layout is clean and 2 when it has problems (the reference exited
 0 in both cases).`,
-			extra: func(cmd *cobra.Command) { cmd.AddCommand(newValidateSpecCommand()) },
 			print: printValidate,
 		},
 		"spatial.get": {
@@ -272,22 +271,6 @@ func printValidate(c *opCall, body json.RawMessage) error {
 	}
 	return &cliError{Msg: "validate: the layout has problems: " + strings.Join(parts, ", "),
 		Hint: "Fix them (pmx-canvas arrange moves overlapping nodes apart) and validate again.", Code: 2}
-}
-
-func newValidateSpecCommand() *cobra.Command {
-	spec := later("spec", "Validate a json-render spec or graph payload without creating a node",
-		examples(
-			"pmx-canvas validate spec --type json-render --spec-file ./dashboard.json",
-			"pmx-canvas validate spec --type graph --graph-type bar --data-file ./metrics.json --x-key label --y-key value",
-		), laterRichContent)
-	spec.Flags().String("type", "", "json-render, graph or html-primitive")
-	spec.Flags().Bool("summary", false, "only {ok, type, summary}")
-	spec.Flags().String("title", "", "title")
-	spec.Flags().String("kind", "", "html-primitive kind")
-	spec.Flags().Bool("stdin", false, "read the spec or data from stdin")
-	addSpecFlags(spec)
-	addGraphFlags(spec)
-	return spec
 }
 
 // runClear is clear: --dry-run counts what would go, --yes clears.

@@ -215,3 +215,31 @@ func TestMermaidNodes(t *testing.T) {
 		t.Errorf("search finds the diagram source: %v", res)
 	}
 }
+
+func TestSpecValidate(t *testing.T) {
+	s := start(t, pmxcanvas.Options{})
+	out := s.ok("POST", "/api/canvas/schema/validate", map[string]any{"type": "json-render",
+		"spec": map[string]any{"type": "Card", "props": map[string]any{"title": "V"}, "children": []any{}}})
+	if out["ok"] != true || out["summary"].(map[string]any)["elementCount"] != 1.0 || out["normalizedSpec"] == nil {
+		t.Errorf("json-render: %v", out)
+	}
+	out = s.ok("POST", "/api/canvas/schema/validate", map[string]any{"type": "graph", "graphType": "pie",
+		"data": []any{map[string]any{"name": "a", "value": 1}}})
+	if out["summary"].(map[string]any)["graphType"] != "PieChart" || out["summary"].(map[string]any)["dataPoints"] != 1.0 {
+		t.Errorf("graph: %v", out)
+	}
+	out = s.ok("POST", "/api/canvas/schema/validate", map[string]any{"type": "html-primitive", "kind": "status-report",
+		"data": map[string]any{"shipped": []any{"x"}}})
+	if out["normalizedPrimitive"].(map[string]any)["kind"] != "status-report" || out["summary"].(map[string]any)["dataKeys"].([]any)[0] != "shipped" {
+		t.Errorf("primitive: %v", out)
+	}
+	s.fails(400, `Validation type must be "json-render", "graph", or "html-primitive".`, "POST", "/api/canvas/schema/validate", map[string]any{"type": "yaml"})
+	s.fails(400, "Graph validation requires a data array.", "POST", "/api/canvas/schema/validate", map[string]any{"type": "graph"})
+	e := s.fails(400, "Unknown HTML primitive: nope.", "POST", "/api/canvas/schema/validate", map[string]any{"type": "html-primitive", "kind": "nope"})
+	if e["type"] != "html-primitive" {
+		t.Errorf("error carries the type: %v", e)
+	}
+	if st := s.ok("GET", "/api/canvas/state", nil); len(st["nodes"].([]any)) != 0 {
+		t.Errorf("validation created nodes")
+	}
+}
