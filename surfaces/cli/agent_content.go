@@ -79,7 +79,6 @@ func init() {
 	})
 }
 
-
 // rawData keeps --data/--data-json as the caller wrote it (a JSON value
 // whose objects keep their key order: the first row's order picks a
 // chart's default keys, as it does over HTTP).
