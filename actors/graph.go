@@ -45,27 +45,13 @@ func init() {
 		case berr != nil:
 			return nil, messages.BadRequest("%s", berr.Error())
 		}
+		h := args.NodeHeight
+		if h == nil {
+			h = args.HeightPx
+		}
 		g := canvas.GraphNode{Title: res.Title, Spec: res.Spec, GraphConfig: res.GraphConfig,
-			X: args.X, Y: args.Y, W: args.Width, H: args.NodeHeight, StrictSize: args.StrictSize != nil && *args.StrictSize}
-		if g.H == nil {
-			g.H = args.HeightPx
-		}
-		if args.Position != nil {
-			if g.X == nil {
-				g.X = args.Position.X
-			}
-			if g.Y == nil {
-				g.Y = args.Position.Y
-			}
-		}
-		if args.Size != nil {
-			if g.W == nil {
-				g.W = args.Size.Width
-			}
-			if g.H == nil {
-				g.H = args.Size.Height
-			}
-		}
+			StrictSize: args.StrictSize != nil && *args.StrictSize}
+		g.X, g.Y, g.W, g.H = frame(args.X, args.Y, args.Width, h, args.Position, args.Size)
 		n, aerr := canvas.AddGraphNode(c.tx, g)
 		if aerr != nil {
 			return nil, aerr
@@ -130,4 +116,26 @@ func rebuildSpec(tx *canvas.Tx, n *canvas.Node, in *messages.NodeUpdateInput) (*
 		field = "graphType"
 	}
 	return nil, messages.BadRequest("Field %q only applies to json-render and graph nodes; node %q is a %s node.", field, n.ID, n.Type).With("field", field)
+}
+
+// frame resolves a create's geometry: the flat x, y, width and height
+// first, then the position and size objects.
+func frame(x, y, w, h *float64, pos *messages.PointInput, size *messages.SizeInput) (*float64, *float64, *float64, *float64) {
+	if pos != nil {
+		if x == nil {
+			x = pos.X
+		}
+		if y == nil {
+			y = pos.Y
+		}
+	}
+	if size != nil {
+		if w == nil {
+			w = size.Width
+		}
+		if h == nil {
+			h = size.Height
+		}
+	}
+	return x, y, w, h
 }

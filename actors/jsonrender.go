@@ -39,19 +39,8 @@ func init() {
 		if in.Title != nil {
 			title = *in.Title
 		}
-		j := canvas.JSONRenderNode{Title: spec.Title(title), Spec: specJSON(spec), X: in.X, Y: in.Y, W: in.Width, H: in.Height,
-			StrictSize: in.StrictSize != nil && *in.StrictSize}
-		if in.Position != nil && j.X == nil && j.Y == nil {
-			j.X, j.Y = in.Position.X, in.Position.Y
-		}
-		if in.Size != nil {
-			if j.W == nil {
-				j.W = in.Size.Width
-			}
-			if j.H == nil {
-				j.H = in.Size.Height
-			}
-		}
+		j := canvas.JSONRenderNode{Title: spec.Title(title), Spec: specJSON(spec), StrictSize: in.StrictSize != nil && *in.StrictSize}
+		j.X, j.Y, j.W, j.H = frame(in.X, in.Y, in.Width, in.Height, in.Position, in.Size)
 		n, aerr := canvas.AddJSONRenderNode(c.tx, j)
 		if aerr != nil {
 			return nil, aerr
