@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pmxcanvas/pmx-canvas/content/jsonrender"
+	"github.com/pmxcanvas/pmx-canvas/content/primitives"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/skills"
 )
@@ -486,9 +488,6 @@ var schemaCreateTools = []string{
 	"canvas_create_group", "canvas_update_node", "canvas_fit_view", "canvas_describe_schema", "canvas_validate_spec",
 }
 
-const schemaNote = "json-render components and directives, chart types and HTML primitives arrive with later releases of this " +
-	"server: their catalogs are empty here and the tools that use them answer \"not available yet\"."
-
 // sf is one create field of a node type.
 func sf(name, typ string, required bool, desc string, aliases ...string) Obj {
 	o := Obj{{"name", name}, {"type", typ}, {"required", required}, {"description", desc}}
@@ -546,7 +545,7 @@ func schemaNodeTypes() []Obj {
 			[]Obj{sf("content", "string", true, "The file's path, workspace-relative or absolute."),
 				sf("title", "string", false, "Title override.")},
 			Obj{{"type", "file"}, {"content", "cmd/pmx-canvas/main.go"}},
-			"This build stores the content as given: the file is not read or watched yet."),
+			"The file is read (fileContent, lineCount, sha256, language) and watched: edits on disk update the node; a deleted file marks it missing. Paths outside the workspace are refused."),
 		nodeTypeEntry("image", "An image from a path, URL or data URI.", ep, "canvas_add_node",
 			[]Obj{sf("content", "string", true, "Image path, URL or data URI.", "path"),
 				sf("title", "string", false, "Title override."),
@@ -555,14 +554,14 @@ func schemaNodeTypes() []Obj {
 				sf("data.validationStatus", `"passed" | "failed" | "invalid"`, false, "The agent's verdict on the image."),
 				sf("data.validationMessage", "string", false, "Why validation failed.")},
 			Obj{{"type", "image"}, {"content", "docs/architecture.png"}, {"data", Obj{{"validationStatus", "passed"}}}},
-			"This build stores the source as given: the image is not checked or loaded by the server yet."),
+			"A workspace image is checked (extension and magic bytes) and measured; URLs and data URIs are stored as given."),
 		nodeTypeEntry("webpage", "A web page kept on the board.", ep, "canvas_add_node",
 			[]Obj{sf("url", "string", true, "HTTP(S) address of the page.", "content"),
 				sf("title", "string", false, "Title override (default: the URL)."),
 				sfX, sfY, sfWidth, sfHeight, sfStrictSize},
 			Obj{{"type", "webpage"}, {"title", "Project README"}, {"url", "https://example.com/readme"}},
 			"url is the field to use; content is accepted as an alias.",
-			"This build stores the URL: the page is not fetched yet."),
+			"The page is fetched on create and on refresh: title, description, the article as markdown, excerpt, status, frame blocking."),
 		nodeTypeEntry("html", "A sandboxed HTML surface (scripts allowed, no access to the host page).", ep,
 			`canvas_node (action:"add", type:"html")`,
 			[]Obj{sf("html", "string", false, "HTML document or fragment.", "content", "stdin"),
@@ -578,12 +577,20 @@ func schemaNodeTypes() []Obj {
 				sf("title", "string", false, "Node title."),
 				sfX, sfY, sfWidth, sfHeight, sfStrictSize},
 			Obj{{"type", "html"}, {"title", "Hello"}, {"html", "<main><h1>Hello from the canvas</h1></main>"}},
-			"Give summary or agentSummary: this build derives no summary from the HTML yet.",
-			"HTML primitives (primitive / kind) arrive with a later release."),
+			"contentSummary, embeddedNodeIds, embeddedUrls and agentSummary are derived from the html (an agentSummary you give wins).",
+			"primitive (or kind) with data generates one of the HTML primitives listed in htmlPrimitives."),
 		nodeTypeEntry("mcp-app", "A hosted app frame.", ep, "canvas_add_node",
 			[]Obj{sf("title", "string", false, "App title."), sf("content", "string", false, "Inline content.")},
 			Obj{{"type", "mcp-app"}, {"title", "Embedded app"}, {"content", "Placeholder until the app is opened."}},
 			"Opening an external MCP app in a node (canvas_open_mcp_app) arrives with a later release; canvas_add_node creates a plain frame."),
+		nodeTypeEntry("diff", "A unified diff parsed into files, hunks and lines.", ep, "canvas_add_node",
+			[]Obj{sf("content", "string", true, "The unified diff (git diff or diff -u output)."),
+				sf("title", "string", false, "Title override (default: Diff: <file> or <n> files).")},
+			Obj{{"type", "diff"}, {"content", "--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-old\n+new\n"}},
+			"Over HTTP and the CLI, gitDiff (true or workspace paths) with gitBase makes the diff from git."),
+		nodeTypeEntry("mermaid", "A mermaid diagram, drawn by the viewer.", ep, "canvas_add_node",
+			[]Obj{sf("content", "string", true, "The mermaid source."), sf("title", "string", false, "Title (default Diagram).")},
+			Obj{{"type", "mermaid"}, {"content", "flowchart LR\n  A[Plan] --> B[Ship]"}}),
 		nodeTypeEntry("group", "A frame that holds other nodes.", "/api/canvas/group", "canvas_create_group",
 			[]Obj{sf("title", "string", false, "Group title (default \"Group\")."),
 				sf("childIds", "string[]", false, "Member node ids; they must exist and must not be groups."),
@@ -613,23 +620,17 @@ func schemaDocument() Obj {
 		{"version", messages.ContractVersion},
 		{"nodeTypes", schemaNodeTypes()},
 		{"jsonRender", Obj{
-			{"rootShape", Obj{
-				{"root", "string"},
-				{"elements", "record<string, { type, props, children, visible? }>"},
-				{"state", "record<string, unknown> | optional"},
-			}},
-			{"components", []Obj{}},
-			{"directives", []Obj{}},
-			{"note", "json-render panels arrive with a later release."},
+			{"rootShape", jsonrender.RootShape},
+			{"components", jsonrender.Catalog()},
+			{"directives", jsonrender.Directives()},
 		}},
 		{"graph", Obj{{"graphTypes", messages.GraphTypes}}},
-		{"htmlPrimitives", []Obj{}},
+		{"htmlPrimitives", primitives.Descriptors()},
 		{"mcp", Obj{
 			{"tools", tools},
 			{"resources", []string{"canvas://schema"}},
 			{"nodeTypeRouting", schemaRouting},
 		}},
-		{"note", schemaNote},
 	}
 }
 

@@ -396,7 +396,7 @@ func TestAXResourcesAndPrompt(t *testing.T) {
 func TestSchemaResource(t *testing.T) {
 	h := newResourceHarness(t)
 	keys, m := h.readJSON("canvas://schema")
-	wantKeys(t, "schema", keys, "ok", "source", "version", "nodeTypes", "jsonRender", "graph", "htmlPrimitives", "mcp", "note")
+	wantKeys(t, "schema", keys, "ok", "source", "version", "nodeTypes", "jsonRender", "graph", "htmlPrimitives", "mcp")
 	if m["ok"] != true || m["source"] != "running-server" || m["version"] != "0.2.0" {
 		t.Fatalf("schema head: %v %v %v", m["ok"], m["source"], m["version"])
 	}
@@ -415,7 +415,7 @@ func TestSchemaResource(t *testing.T) {
 			}
 		}
 	}
-	if !reflect.DeepEqual(types, []any{"markdown", "status", "context", "ledger", "trace", "file", "image", "webpage", "html", "mcp-app", "group"}) {
+	if !reflect.DeepEqual(types, []any{"markdown", "status", "context", "ledger", "trace", "file", "image", "webpage", "html", "mcp-app", "diff", "mermaid", "group"}) {
 		t.Fatalf("node types: %v", types)
 	}
 	webpage := obj(list(m["nodeTypes"])[7])
@@ -424,11 +424,11 @@ func TestSchemaResource(t *testing.T) {
 		t.Fatalf("webpage url field: %v", url)
 	}
 	jr := obj(m["jsonRender"])
-	if len(list(jr["components"])) != 0 || obj(jr["rootShape"])["root"] != "string" || jr["note"] == nil {
-		t.Fatalf("jsonRender: %v", jr)
+	if len(list(jr["components"])) != 48 || len(list(jr["directives"])) == 0 || obj(jr["rootShape"])["root"] == nil {
+		t.Fatalf("jsonRender: %d components, rootShape %v", len(list(jr["components"])), jr["rootShape"])
 	}
-	if len(list(obj(m["graph"])["graphTypes"])) != 12 || len(list(m["htmlPrimitives"])) != 0 {
-		t.Fatal("the graph types are listed; later catalogs are empty")
+	if len(list(obj(m["graph"])["graphTypes"])) != 12 || len(list(m["htmlPrimitives"])) != 19 {
+		t.Fatal("the graph types and the 19 primitives are listed")
 	}
 	mcp := obj(m["mcp"])
 	tools := list(mcp["tools"])
