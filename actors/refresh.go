@@ -29,12 +29,12 @@ type webpageApplyInput struct {
 	Described bool
 }
 
-// refreshFileInput is the internal file.refresh write.
+// refreshFileInput is the internal node.reload write: a file node's
+// re-read file (nil: missing) or an image node's re-checked file.
 type refreshFileInput struct {
-	ID      string
-	File    *canvas.FileSnapshot
-	Missing string
-	Image   *canvas.ImageInfo
+	ID    string
+	File  *canvas.FileSnapshot
+	Image *canvas.ImageInfo
 }
 
 func init() {
@@ -53,13 +53,20 @@ func init() {
 		var n *canvas.Node
 		var err *messages.Error
 		if in.Image != nil {
-			n, err = canvas.RefreshImage(c.tx, in.ID, in.Image)
-		} else {
-			n, err = canvas.RefreshFile(c.tx, in.ID, in.File, in.Missing)
+			if n, err = canvas.RefreshImage(c.tx, in.ID, in.Image); err != nil {
+				return nil, err
+			}
+			return c.nodeResult(n), nil
 		}
-		if err != nil {
-			return nil, err
+		// A file refresh is what the watcher writes, for one node.
+		sync := canvas.FileSync{NodeID: in.ID, File: in.File, Missing: c.tx.Env().Now()}
+		if old, ok := c.tx.Node(in.ID); ok {
+			sync.Path, _ = old.Data["path"].(string)
 		}
+		if canvas.SyncFiles(c.tx, []canvas.FileSync{sync}) == 0 {
+			return nil, canvas.NodeNotFound(in.ID)
+		}
+		n, _ = c.tx.Node(in.ID)
 		return c.nodeResult(n), nil
 	}
 }
@@ -178,9 +185,7 @@ func (s *System) refresh(ctx context.Context, ref *canvasRef, env *messages.Enve
 		snap, err := s.content.readFile(p)
 		in := &refreshFileInput{ID: id, File: snap}
 		switch {
-		case err == nil:
-		case files.IsNotExist(err):
-			in.Missing = p
+		case err == nil, files.IsNotExist(err):
 		default:
 			return nil, pathError("Cannot refresh file node", err)
 		}

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/pmxcanvas/pmx-canvas/content/files"
 	"github.com/pmxcanvas/pmx-canvas/content/images"
@@ -106,7 +105,7 @@ func fileGet(_ context.Context, s *System, _ *canvasRef, env *messages.Envelope)
 		return nil, messages.BadRequest("File %q is not a text file (%s).", in.Path, snap.MimeType).With("field", "path")
 	}
 	return &messages.FileDoc{Path: snap.Abs, Title: filepath.Base(snap.Abs), Content: snap.Content,
-		UpdatedAt: isoTime(snap.ModTime), SHA256: snap.SHA256, Truncated: snap.Truncated}, nil
+		UpdatedAt: canvas.ISOTime(snap.ModTime), SHA256: snap.SHA256, Truncated: snap.Truncated}, nil
 }
 
 func fileSave(_ context.Context, s *System, ref *canvasRef, env *messages.Envelope) (any, *messages.Error) {
@@ -129,7 +128,7 @@ func fileSave(_ context.Context, s *System, ref *canvasRef, env *messages.Envelo
 	// The watcher sees the write too; telling this canvas now means a
 	// read right after the save shows the new content sooner.
 	s.fileChanged(snap.Abs, []string{ref.id})
-	return &messages.FileSaved{OK: true, Path: snap.Abs, UpdatedAt: isoTime(snap.ModTime), SHA256: snap.SHA256}, nil
+	return &messages.FileSaved{OK: true, Path: snap.Abs, UpdatedAt: canvas.ISOTime(snap.ModTime), SHA256: snap.SHA256}, nil
 }
 
 // maxServedFile caps the bytes a file route sends in one reply.
@@ -331,6 +330,3 @@ func openBrowser(u string) error {
 	go func() { _ = cmd.Wait() }()
 	return nil
 }
-
-// isoTime is the reference's timestamp format (JavaScript toISOString).
-func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }

@@ -35,8 +35,8 @@ type FileSnapshot struct {
 	Table any
 }
 
-// isoTime is the reference's timestamp format (JavaScript toISOString).
-func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+// ISOTime is the reference's timestamp format (JavaScript toISOString).
+func ISOTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // FilePath decides whether a file node's input names a file, the
 // reference's "auto" mode: content that is empty or has a line break is
@@ -72,7 +72,7 @@ func ApplyFile(data map[string]any, s *FileSnapshot) {
 	data["lineCount"] = s.LineCount
 	data["sha256"] = s.SHA256
 	data["size"] = s.Size
-	data["updatedAt"] = isoTime(s.ModTime)
+	data["updatedAt"] = ISOTime(s.ModTime)
 	setOrDelete(data, "language", s.Language, s.Language != "")
 	setOrDelete(data, "mimeType", s.MimeType, s.MimeType != "")
 	setOrDelete(data, "truncated", true, s.Truncated)
@@ -94,7 +94,7 @@ func MarkFileMissing(data map[string]any, path string, at time.Time) {
 	data["path"] = path
 	if data["missing"] != true {
 		data["missing"] = true
-		data["missingSince"] = isoTime(at)
+		data["missingSince"] = ISOTime(at)
 	}
 	applyProvenance("file", data)
 }
@@ -397,7 +397,7 @@ func ApplyWebpage(tx *Tx, id string, f *WebpageFetch, described bool) (*Node, *m
 	n := old.Clone()
 	d := n.Data
 	d["url"] = f.URL
-	d["fetchedAt"] = isoTime(f.FetchedAt)
+	d["fetchedAt"] = ISOTime(f.FetchedAt)
 	if f.Err != "" {
 		d["status"] = "error"
 		d["error"] = f.Err
@@ -440,24 +440,6 @@ func strOrNil(s *string) any {
 		return nil
 	}
 	return *s
-}
-
-// RefreshFile stores a file node's re-read file (or marks it missing), as
-// the watcher does: no history entry.
-func RefreshFile(tx *Tx, id string, s *FileSnapshot, missingPath string) (*Node, *messages.Error) {
-	old, ok := tx.Node(id)
-	if !ok || old.Type != "file" {
-		return nil, NodeNotFound(id)
-	}
-	n := old.Clone()
-	if s != nil {
-		ApplyFile(n.Data, s)
-	} else {
-		MarkFileMissing(n.Data, missingPath, tx.Env().Now())
-	}
-	tx.PutNode(n)
-	tx.EmitLayout()
-	return n, nil
 }
 
 // RefreshImage stores an image node's re-validated file.

@@ -37,7 +37,7 @@ func (e *Env) NewID(prefix string, n int) string {
 
 // Timestamp returns the current time as the reference's ISO string.
 func (e *Env) Timestamp() string {
-	return e.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+	return ISOTime(e.Now())
 }
 
 // RecordChange is the before and after value of one record in a change; a

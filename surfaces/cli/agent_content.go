@@ -79,35 +79,54 @@ func init() {
 	})
 }
 
-// rawData keeps --data/--data-json as the caller wrote it (a JSON value
-// whose objects keep their key order: the first row's order picks a
-// chart's default keys, as it does over HTTP).
-func rawData(c *opCall) {
-	for _, name := range []string{"data", "data-json"} {
-		if fl := c.cmd.Flags().Lookup(name); fl != nil && fl.Changed && json.Valid([]byte(fl.Value.String())) {
-			c.in["data"] = json.RawMessage(fl.Value.String())
+// jsonValue reads one JSON value a command takes: from fileFlag, else the
+// first inline flag given, else stdin (when --stdin is set and stdin is
+// not nil); ok is false
+// when none was. The text is sent as written, so objects keep their key
+// order (a chart's default keys come from the first row's order).
+func jsonValue(cmd *cobra.Command, stdin io.Reader, hint, fileFlag string, inline ...string) (v json.RawMessage, ok bool, err error) {
+	f := cmd.Flags()
+	text, from := "", ""
+	switch {
+	case fileFlag != "" && f.Changed(fileFlag):
+		p, _ := f.GetString(fileFlag)
+		if text, err = readFile(fileFlag, p, hint); err != nil {
+			return nil, false, err
+		}
+		from = "--" + fileFlag
+	default:
+		for _, name := range inline {
+			if f.Changed(name) {
+				text, _ = f.GetString(name)
+				from = "--" + name
+				break
+			}
+		}
+		if from == "" && stdin != nil && flagBool(cmd, "stdin") {
+			b, rerr := io.ReadAll(stdin)
+			if rerr != nil {
+				return nil, false, die(hint, "Cannot read stdin: %v", rerr)
+			}
+			text, from = string(b), "stdin"
 		}
 	}
+	if from == "" {
+		return nil, false, nil
+	}
+	if !json.Valid([]byte(text)) {
+		var probe any
+		return nil, false, die(hint, "Invalid %s JSON: %v", from, json.Unmarshal([]byte(text), &probe))
+	}
+	return json.RawMessage(text), true, nil
 }
 
-// prepareGraphAdd reads the rows from --data-file or --stdin.
+// prepareGraphAdd reads the rows from --data-file, --data or --stdin.
 func prepareGraphAdd(c *opCall) error {
-	rawData(c)
-	if err := dataFile(c); err != nil {
-		return err
-	}
-	if flagBool(c.cmd, "stdin") {
-		text, err := io.ReadAll(c.s.In)
-		if err != nil {
-			return die(c.b.hint(), "Cannot read stdin: %v", err)
-		}
-		var rows any
-		if err := json.Unmarshal(text, &rows); err != nil {
-			return die(c.b.hint(), "Invalid stdin JSON: %v", err)
-		}
+	rows, ok, err := jsonValue(c.cmd, c.s.In, c.b.hint(), "data-file", "data", "data-json")
+	if ok {
 		c.in["data"] = rows
 	}
-	return nil
+	return err
 }
 
 // graphFlagFields maps node add's chart flags to graph.add fields.
@@ -133,9 +152,12 @@ func prepareGraphFromNodeAdd(c *opCall) error {
 		in["data"] = d
 	}
 	c.in = in
-	rawData(c)
-	if err := dataFile(c); err != nil {
+	rows, ok, err := jsonValue(c.cmd, c.s.In, c.b.hint(), "data-file", "data", "data-json")
+	if err != nil {
 		return err
+	}
+	if ok {
+		c.in["data"] = rows
 	}
 	f := c.cmd.Flags()
 	for flag, field := range graphFlagFields {
@@ -179,31 +201,11 @@ func runPrimitiveAdd(cmd *cobra.Command, _ []string) error {
 	if t, _ := f.GetString("title"); t != "" {
 		in["title"] = t
 	}
-	text := ""
-	switch {
-	case f.Changed("data-file"):
-		p, _ := f.GetString("data-file")
-		var err error
-		if text, err = readFile("data-file", p, hint); err != nil {
-			return err
-		}
-	case f.Changed("data-json"), f.Changed("data"):
-		text, _ = f.GetString("data-json")
-		if text == "" {
-			text, _ = f.GetString("data")
-		}
-	case flagBool(cmd, "stdin"):
-		b, err := io.ReadAll(cmd.InOrStdin())
-		if err != nil {
-			return die(hint, "Cannot read stdin: %v", err)
-		}
-		text = string(b)
+	data, ok, err := jsonValue(cmd, cmd.InOrStdin(), hint, "data-file", "data-json", "data")
+	if err != nil {
+		return err
 	}
-	if text != "" {
-		var data map[string]any
-		if err := json.Unmarshal([]byte(text), &data); err != nil {
-			return die(hint, "Invalid data JSON (an object): %v", err)
-		}
+	if ok {
 		in["data"] = data
 	}
 	for _, k := range []string{"x", "y", "width", "height"} {
@@ -232,23 +234,12 @@ func prepareJSONRenderFromNodeAdd(c *opCall) error {
 			in[k] = v
 		}
 	}
-	text := ""
-	f := c.cmd.Flags()
-	switch {
-	case f.Changed("spec-file"):
-		p, _ := f.GetString("spec-file")
-		var err error
-		if text, err = readFile("spec-file", p, hint); err != nil {
-			return err
-		}
-	case f.Changed("spec-json"):
-		text, _ = f.GetString("spec-json")
-	default:
-		return die(hint, "json-render nodes require --spec-file, --spec-json, or --stdin.")
+	spec, ok, err := jsonValue(c.cmd, c.s.In, hint, "spec-file", "spec-json")
+	if err != nil {
+		return err
 	}
-	var spec any
-	if err := json.Unmarshal([]byte(text), &spec); err != nil {
-		return die(hint, "Invalid spec JSON: %v", err)
+	if !ok {
+		return die(hint, "json-render nodes require --spec-file, --spec-json, or --stdin.")
 	}
 	in["spec"] = spec
 	c.in, c.op = in, "jsonrender.add"
@@ -295,50 +286,31 @@ func init() {
 // prepareSpecValidate reads the spec or data from files, inline JSON or
 // stdin into the fields.
 func prepareSpecValidate(c *opCall) error {
-	rawData(c)
 	hint := c.b.hint()
-	f := c.cmd.Flags()
-	readJSON := func(text, what string) (any, error) {
-		var v any
-		if err := json.Unmarshal([]byte(text), &v); err != nil {
-			return nil, die(hint, "Invalid %s JSON: %v", what, err)
-		}
-		return v, nil
-	}
-	for _, fl := range []string{"spec-file", "spec-json"} {
-		if !f.Changed(fl) {
-			continue
-		}
-		text, _ := f.GetString(fl)
-		if fl == "spec-file" {
-			var err error
-			if text, err = readFile(fl, text, hint); err != nil {
-				return err
-			}
-		}
-		v, err := readJSON(text, "--"+fl)
-		if err != nil {
-			return err
-		}
-		c.in["spec"] = v
-	}
-	if err := dataFile(c); err != nil {
+	// --stdin feeds the spec of a json-render check, else the data.
+	specStdin, dataStdin := c.in["type"] == "json-render", c.in["type"] != "json-render"
+	spec, ok, err := jsonValue(c.cmd, stdinIf(c, specStdin), hint, "spec-file", "spec-json")
+	if err != nil {
 		return err
 	}
-	if flagBool(c.cmd, "stdin") {
-		b, err := io.ReadAll(c.s.In)
-		if err != nil {
-			return die(hint, "Cannot read stdin: %v", err)
-		}
-		v, err := readJSON(string(b), "stdin")
-		if err != nil {
-			return err
-		}
-		if c.in["type"] == "json-render" {
-			c.in["spec"] = v
-		} else {
-			c.in["data"] = v
-		}
+	if ok {
+		c.in["spec"] = spec
+	}
+	data, ok, err := jsonValue(c.cmd, stdinIf(c, dataStdin), hint, "data-file", "data", "data-json")
+	if err != nil {
+		return err
+	}
+	if ok {
+		c.in["data"] = data
+	}
+	return nil
+}
+
+// stdinIf is the command's stdin when use, else nil (so --stdin feeds
+// one value only).
+func stdinIf(c *opCall, use bool) io.Reader {
+	if use {
+		return c.s.In
 	}
 	return nil
 }
