@@ -3,6 +3,7 @@ package actors
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 
 	"github.com/pmxcanvas/pmx-canvas/content/graphspec"
 	"github.com/pmxcanvas/pmx-canvas/content/jsonrender"
@@ -65,10 +66,13 @@ func init() {
 
 // rebuildSpec applies a PATCH's spec fields: a json-render node's spec is
 // validated and replaced; a graph node's chart is rebuilt from its stored
-// graphConfig with the patched type, keys and plot height (or replaced by
-// a spec). Nodes of other types refuse them, naming the field.
-func rebuildSpec(tx *canvas.Tx, n *canvas.Node, in *messages.NodeUpdateInput) (*canvas.Node, *messages.Error) {
-	graphPatch := in.GraphType != nil || in.XKey != nil || in.YKey != nil || in.ChartHeight != nil ||
+// graphConfig with the patched kind, rows, chart options and plot height
+// (or replaced by a spec). Every chart option is kept across a patch (the
+// reference dropped the bar and Tufte options). Nodes of other types
+// refuse them, naming the field.
+func rebuildSpec(tx *canvas.Tx, n *canvas.Node, env *messages.Envelope, in *messages.NodeUpdateInput) (*canvas.Node, *messages.Error) {
+	rows, hasRows := in.DataRows()
+	graphPatch := (in.Title != nil && n.Type == "graph") || in.GraphType != nil || in.ChartHeight != nil || hasRows || !reflect.ValueOf(in.ChartOptions).IsZero() ||
 		(in.Type != nil && n.Type == "graph" && *in.Type != "graph")
 	if in.Spec == nil && !graphPatch {
 		return n, nil
@@ -91,20 +95,11 @@ func rebuildSpec(tx *canvas.Tx, n *canvas.Node, in *messages.NodeUpdateInput) (*
 			}
 			return canvas.SetSpec(tx, n.ID, toGeneric(spec), nil)
 		}
+		patch, perr := chartPatch(env, in, rows, hasRows)
+		if perr != nil {
+			return nil, perr
+		}
 		prev, _ := n.Data["graphConfig"].(map[string]any)
-		var patch graphspec.Input
-		if in.GraphType != nil {
-			patch.GraphType = *in.GraphType
-		} else if in.Type != nil && *in.Type != "graph" {
-			patch.GraphType = *in.Type
-		}
-		if in.XKey != nil {
-			patch.XKey = *in.XKey
-		}
-		if in.YKey != nil {
-			patch.YKey = *in.YKey
-		}
-		patch.Height = in.ChartHeight
 		res, err := graphspec.Update(prev, patch)
 		if err != nil {
 			return nil, messages.BadRequest("%s", err.Error())
@@ -113,9 +108,80 @@ func rebuildSpec(tx *canvas.Tx, n *canvas.Node, in *messages.NodeUpdateInput) (*
 	}
 	field := "spec"
 	if in.Spec == nil {
-		field = "graphType"
+		field = givenChartField(in)
 	}
 	return nil, messages.BadRequest("Field %q only applies to json-render and graph nodes; node %q is a %s node.", field, n.ID, n.Type).With("field", field)
+}
+
+// givenChartField names the first chart field a patch gives, for the
+// error that refuses it on a node that is not a chart.
+func givenChartField(in *messages.NodeUpdateInput) string {
+	switch {
+	case in.GraphType != nil:
+		return "graphType"
+	case in.ChartHeight != nil:
+		return "chartHeight"
+	}
+	opts, _ := json.Marshal(in.ChartOptions)
+	var m map[string]any
+	_ = json.Unmarshal(opts, &m)
+	for _, f := range messages.FieldsOf(reflect.TypeOf(in.ChartOptions)) {
+		if m[f.Name] != nil {
+			return f.Name
+		}
+	}
+	if in.Type != nil {
+		return "type"
+	}
+	return "data"
+}
+
+// chartPatch is a graph PATCH as content/graphspec merges it: the chart
+// options given, the kind (graphType, or a type other than graph), the
+// plot height (chartHeight) and the rows. The rows are read from the
+// request's JSON when there is one, so their key order is the caller's.
+func chartPatch(env *messages.Envelope, in *messages.NodeUpdateInput, rows []map[string]any, hasRows bool) (graphspec.Input, *messages.Error) {
+	opts, err := json.Marshal(in.ChartOptions)
+	if err != nil {
+		return graphspec.Input{}, messages.BadRequest("%s", err.Error())
+	}
+	var m map[string]any
+	_ = json.Unmarshal(opts, &m)
+	for k, v := range m {
+		if v == nil { // not given (an explicit highlight:null cannot be told apart)
+			delete(m, k)
+		}
+	}
+	switch {
+	case in.GraphType != nil:
+		m["graphType"] = *in.GraphType
+	case in.Type != nil && *in.Type != "graph":
+		m["graphType"] = *in.Type
+	}
+	if in.ChartHeight != nil {
+		m["height"] = *in.ChartHeight
+	}
+	if in.Title != nil { // the card's title follows the node's
+		m["title"] = *in.Title
+	}
+	if hasRows {
+		m["data"] = rows
+		var body struct {
+			Data json.RawMessage `json:"data"`
+		}
+		if json.Unmarshal(env.Input, &body) == nil && len(body.Data) > 0 {
+			m["data"] = body.Data // as written: graphspec records the first row's key order
+		}
+	}
+	var patch graphspec.Input
+	raw, err := json.Marshal(m)
+	if err == nil {
+		err = json.Unmarshal(raw, &patch)
+	}
+	if err != nil {
+		return patch, messages.BadRequest("%s", err.Error()).With("field", "data")
+	}
+	return patch, nil
 }
 
 // frame resolves a create's geometry: the flat x, y, width and height

@@ -240,7 +240,7 @@ var writeHandlers = map[string]writeHandler{
 		if err != nil {
 			return nil, err
 		}
-		if n, err = rebuildSpec(c.tx, n, in); err != nil {
+		if n, err = rebuildSpec(c.tx, n, c.env, in); err != nil {
 			return nil, err
 		}
 		return c.nodeResult(n), nil

@@ -157,6 +157,9 @@ func init() {
 					break
 				}
 			}
+			if in.Data == nil && in.PrimitiveData != nil {
+				in.Data = in.PrimitiveData
+			}
 			data, isObject := in.Data.(map[string]any)
 			if in.Data != nil && !isObject {
 				return nil, messages.BadRequest("html-primitive data must be an object.").With("field", "data").With("type", in.Type)

@@ -135,6 +135,13 @@ var contentOps = []*Op{
 		HTTP:     []Route{{"POST", "/api/canvas/json-render/stream"}},
 	},
 	{
+		Name: "schema.describe", Owner: OwnerLayout, Kind: Read, GoMethod: "Schema",
+		Summary:  "The create schemas of this server: node types with fields and examples, the json-render catalog, chart kinds, the HTML primitives and which MCP tool creates what.",
+		NewInput: input[EmptyInput](),
+		CLI:      &CLIBinding{Path: "node schema"},
+		HTTP:     []Route{{"GET", "/api/canvas/schema"}},
+	},
+	{
 		Name: "spec.validate", Owner: OwnerLayout, Kind: Read,
 		Summary:  "Validate a json-render spec, a graph payload or an html-primitive payload without creating a node: the normalised result and a summary.",
 		NewInput: input[SpecValidateInput](),

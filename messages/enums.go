@@ -53,6 +53,7 @@ var (
 // Enums names each list for the enum struct tag.
 var Enums = map[string][]string{
 	"aggregates": {"sum", "count", "avg"}, "colorBys": {"series", "category", "value", "none"}, "sortOrders": {"asc", "desc", "none"},
+	"specTypes": {"json-render", "graph", "html-primitive"},
 	"nodeTypes": NodeTypes, "edgeTypes": EdgeTypes, "edgeStyles": EdgeStyles,
 	"childLayouts": ChildLayouts, "arrangeLayouts": ArrangeLayouts, "dockPositions": DockPositions, "pinModes": PinModes,
 	"sources": Sources, "workStatuses": WorkStatuses, "openWorkStatuses": OpenWorkStatuses,

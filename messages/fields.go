@@ -142,6 +142,7 @@ type Schema struct {
 	Enum                 []string    `json:"enum,omitempty"`
 	Items                *Schema     `json:"items,omitempty"`
 	Properties           *Properties `json:"properties,omitempty"`
+	Required             []string    `json:"required,omitempty"`
 	AdditionalProperties *Schema     `json:"additionalProperties,omitempty"`
 	Minimum              *float64    `json:"minimum,omitempty"`
 	Maximum              *float64    `json:"maximum,omitempty"`
@@ -210,6 +211,20 @@ var namedSchemas = map[string]func() *Schema{
 	"streamPatches": func() *Schema {
 		return &Schema{Type: "array", Items: &Schema{AnyOf: []*Schema{{Type: "string"}, {Type: "object", AdditionalProperties: &Schema{}}}}}
 	},
+	// jsonRenderSpec is a json-render document or one bare component (the
+	// handler normalises and validates either).
+	"jsonRenderSpec": func() *Schema {
+		record := &Schema{Type: "object", AdditionalProperties: &Schema{}}
+		return &Schema{AnyOf: []*Schema{
+			{Type: "object", Properties: &Properties{Names: []string{"root", "elements", "state"},
+				Schemas: []*Schema{{Type: "string"}, record, record}}, Required: []string{"root", "elements"}},
+			{Type: "object", Properties: &Properties{Names: []string{"type", "props", "children"},
+				Schemas: []*Schema{{Type: "string"}, record, {Type: "array", Items: &Schema{Type: "string"}}}}, Required: []string{"type"}},
+		}}
+	},
+	// dataObject is an object of any values, advertised for a field that
+	// also takes another shape the handler checks (node.update's data).
+	"dataObject": func() *Schema { return &Schema{Type: "object", AdditionalProperties: &Schema{}} },
 	"barHighlight": func() *Schema {
 		return &Schema{AnyOf: []*Schema{{Type: "number"}, {Type: "string", Enum: []string{"max", "min"}}, {Type: "null"}}}
 	},

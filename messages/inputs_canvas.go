@@ -171,20 +171,47 @@ type NodeGetInput struct {
 	OutputShape
 }
 
+// DataObject is the data patch as an object (ok false when data is absent
+// or not an object).
+func (in *NodeUpdateInput) DataObject() (map[string]any, bool) {
+	m, ok := in.Data.(map[string]any)
+	return m, ok
+}
+
+// DataRows is the data patch as chart rows (ok false when data is not an
+// array of objects).
+func (in *NodeUpdateInput) DataRows() ([]map[string]any, bool) {
+	list, ok := in.Data.([]any)
+	if !ok {
+		return nil, false
+	}
+	rows := make([]map[string]any, len(list))
+	for i, v := range list {
+		if rows[i], ok = v.(map[string]any); !ok {
+			return nil, false
+		}
+	}
+	return rows, true
+}
+
 // NodeUpdateInput is the input of node.update (PATCH /api/canvas/node/:id).
 type NodeUpdateInput struct {
 	ID string `json:"id" doc:"Node to patch." pmx:"required"`
 	Geometry
 	TraceFields
-	Type           *string        `json:"type" mcp:"-" cli:"-" doc:"Must match the node's type when given (a node's type never changes)."`
-	Title          *string        `json:"title" doc:"New title."`
-	Content        *string        `json:"content" doc:"New content text."`
-	Data           map[string]any `json:"data" doc:"Extra node data (an object) merged into the node's data."`
-	Spec           map[string]any `json:"spec" doc:"Replacement json-render spec or graph payload (graph and json-render nodes)."`
-	GraphType      *string        `json:"graphType" doc:"Graph nodes: new chart kind."`
-	XKey           *string        `json:"xKey" doc:"Graph nodes: x key."`
-	YKey           *string        `json:"yKey" doc:"Graph nodes: y key."`
-	ChartHeight    *float64       `json:"chartHeight" doc:"Graph nodes: plot height (not the frame height)."`
+	Type    *string `json:"type" mcp:"-" cli:"-" doc:"Must match the node's type when given (a node's type never changes)."`
+	Title   *string `json:"title" doc:"New title."`
+	Content *string `json:"content" doc:"New content text."`
+	// Data is an object merged into the node's data, or on a graph node
+	// the replacement rows (an array), as the reference's PATCH takes both.
+	Data        any            `json:"data" schema:"dataObject" doc:"Extra node data (an object) merged into the node's data; on a graph node an array of rows replaces the chart's data."`
+	Spec        map[string]any `json:"spec" doc:"Replacement json-render spec or graph payload (graph and json-render nodes)."`
+	GraphType   *string        `json:"graphType" doc:"Graph nodes: new chart kind."`
+	ChartHeight *float64       `json:"chartHeight" doc:"Graph nodes: plot height (not the frame height)."`
+	// ChartOptions patch a graph node's chart: given ones replace the
+	// stored ones, the rest are kept. (The MCP tools advertise only the
+	// reference's frozen xKey and yKey of them.)
+	ChartOptions
 	Collapsed      *bool          `json:"collapsed" doc:"Collapse or expand."`
 	Pinned         *LooseBool     `json:"pinned" doc:"Pin flag (pinned nodes stay put on arrange); not a context pin."`
 	DockPosition   Opt[string]    `json:"dockPosition" doc:"left or right docks the node into a side column; null undocks it." enum:"dockPositions"`

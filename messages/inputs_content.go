@@ -166,14 +166,16 @@ type JSONRenderStreamInput struct {
 // SpecValidateInput is the input of spec.validate
 // (POST /api/canvas/schema/validate).
 type SpecValidateInput struct {
-	Type      string  `json:"type" doc:"What to validate: json-render, graph or html-primitive." pmx:"required,handler"`
-	Spec      any     `json:"spec" doc:"json-render: the spec (absent or not an object: the whole body)."`
+	Type      string  `json:"type" doc:"What to validate: json-render, graph or html-primitive." enum:"specTypes" pmx:"required,handler"`
+	Spec      any     `json:"spec" schema:"jsonRenderSpec" doc:"json-render: the spec {root, elements, state?} or one bare component {type, props?, children?} (absent or not an object over HTTP: the whole body)."`
 	Kind      *string `json:"kind" doc:"html-primitive: the kind."`
 	Primitive *string `json:"primitive" doc:"html-primitive: alias of kind."`
 	Title     *string `json:"title" doc:"graph and html-primitive: the title."`
 	Data      any     `json:"data" doc:"graph: the rows (an array of objects); html-primitive: the payload (an object)."`
-	GraphType *string `json:"graphType" doc:"graph: the chart kind (default line)."`
-	TypeName  *string `json:"typeName" doc:"graph: alias of graphType."`
+	// PrimitiveData is the MCP tools' name for an html-primitive's data.
+	PrimitiveData map[string]any `json:"primitiveData" doc:"html-primitive: the payload, when data is absent (the MCP tools' name)."`
+	GraphType     *string        `json:"graphType" doc:"graph: the chart kind (default line)."`
+	TypeName      *string        `json:"typeName" doc:"graph: alias of graphType."`
 	ChartOptions
 	Height *float64 `json:"height" doc:"graph: plot height."`
 }

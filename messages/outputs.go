@@ -63,6 +63,7 @@ var outputs = map[string]func() any{
 	"jsonrender.view":       output[Blob](),
 	"jsonrender.add":        output[NodeResult](),
 	"spec.validate":         output[SpecValidation](),
+	"schema.describe":       output[SchemaDocument](),
 	"jsonrender.stream":     output[StreamResult](),
 	"frame-document.create": output[FrameDocument](),
 	"frame-document.get":    output[Blob](),

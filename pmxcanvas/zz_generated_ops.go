@@ -356,6 +356,13 @@ func (c *Canvas) JSONRenderStream(ctx context.Context, in *messages.JSONRenderSt
 	return runOp[messages.StreamResult](ctx, c, "jsonrender.stream", in)
 }
 
+// Schema runs schema.describe (GET /api/canvas/schema): The create schemas of
+// this server: node types with fields and examples, the json-render catalog,
+// chart kinds, the HTML primitives and which MCP tool creates what.
+func (c *Canvas) Schema(ctx context.Context) (*messages.SchemaDocument, error) {
+	return runOp[messages.SchemaDocument](ctx, c, "schema.describe", nil)
+}
+
 // SpecValidate runs spec.validate (POST /api/canvas/schema/validate): Validate
 // a json-render spec, a graph payload or an html-primitive payload without
 // creating a node: the normalised result and a summary.

@@ -255,6 +255,7 @@ func TestCLIHTTPParity(t *testing.T) {
 			method: "POST", path: "/api/canvas/json-render/stream", body: `{"patches":[{"op":"add","path":"/root","value":"c"}]}`},
 		{cli: []string{"validate", "spec", "--type", "graph", "--graph-type", "bar", "--data", `[{"t":"a","n":1}]`},
 			method: "POST", path: "/api/canvas/schema/validate", body: `{"type":"graph","graphType":"bar","data":[{"t":"a","n":1}]}`},
+		{cli: []string{"node", "schema"}, method: "GET", path: "/api/canvas/schema"},
 		{cli: []string{"frame-document", "create", "--html", "<p>f</p>"}, method: "POST", path: "/api/canvas/frame-documents",
 			body: `{"html":"<p>f</p>"}`, mask: []string{"url"}},
 

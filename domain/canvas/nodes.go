@@ -362,7 +362,14 @@ func UpdateNode(tx *Tx, in *messages.NodeUpdateInput) (*Node, *messages.Error) {
 	}
 	var childrenField string
 	var childrenRaw any
-	for k, v := range in.Data {
+	patch, isObject := in.DataObject()
+	if in.Data != nil && !isObject {
+		if _, rows := in.DataRows(); !rows || old.Type != "graph" {
+			return nil, messages.BadRequest(`invalid input for node.update: field "data" must be an object, got %s (an array of rows patches a graph node only)`,
+				messages.JSONKind(in.Data)).With("field", "data")
+		}
+	}
+	for k, v := range patch {
 		switch k {
 		case "parentGroup":
 			continue // membership changes go through the group routes
@@ -418,9 +425,9 @@ func UpdateNode(tx *Tx, in *messages.NodeUpdateInput) (*Node, *messages.Error) {
 		n.Data["html"] = s
 	}
 	if n.Type == "html" {
-		_, dataHTML := in.Data["html"]
-		explicit, _ := in.Data["agentSummary"].(string)
-		if in.HTML != nil || dataHTML || in.Content != nil || explicit != "" || in.Data["summary"] != nil || in.Data["description"] != nil {
+		_, dataHTML := patch["html"]
+		explicit, _ := patch["agentSummary"].(string)
+		if in.HTML != nil || dataHTML || in.Content != nil || explicit != "" || patch["summary"] != nil || patch["description"] != nil {
 			applyHTMLSidecar(n.Data, explicit)
 		}
 	}

@@ -6,10 +6,13 @@ package browsertest
 import (
 	"context"
 	"os"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/pmxcanvas/pmx-canvas/automation"
 )
@@ -41,4 +44,45 @@ func Open(t testing.TB, url string, width, height int) *rod.Page {
 	}
 	t.Cleanup(func() { _ = closeBrowser() })
 	return page
+}
+
+// Problems records what page reports as going wrong from now on: console
+// errors, uncaught exceptions and error log entries (a blocked or failed
+// load). The returned func reads them so far.
+func Problems(t testing.TB, page *rod.Page) func() []string {
+	t.Helper()
+	for _, enable := range []interface{ Call(proto.Client) error }{proto.RuntimeEnable{}, proto.LogEnable{}} {
+		if err := enable.Call(page); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	var got []string
+	add := func(s string) {
+		mu.Lock()
+		got = append(got, s)
+		mu.Unlock()
+	}
+	go page.EachEvent(
+		func(e *proto.RuntimeConsoleAPICalled) {
+			if e.Type == proto.RuntimeConsoleAPICalledTypeError {
+				var parts []string
+				for _, a := range e.Args {
+					parts = append(parts, a.Value.String()+a.Description)
+				}
+				add("console.error: " + strings.Join(parts, " "))
+			}
+		},
+		func(e *proto.RuntimeExceptionThrown) { add("exception: " + e.ExceptionDetails.Text) },
+		func(e *proto.LogEntryAdded) {
+			if e.Entry.Level == proto.LogLogEntryLevelError {
+				add("log: " + e.Entry.Text)
+			}
+		},
+	)()
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), got...)
+	}
 }

@@ -1,9 +1,7 @@
 package cli
 
-// Commands whose server operations arrive with later work: structured
-// content (json-render, charts, the schema document, spec validation), HTML
-// primitives, apps (web artifacts, external apps, diagrams) and the
-// bundled Copilot extension. Each keeps the reference's flags and help and fails with
+// Commands whose server operations arrive with later work: apps (web
+// artifacts, external apps, diagrams) and the bundled Copilot extension. Each keeps the reference's flags and help and fails with
 // {"error":"<command>: not available yet","hint":...} and exit 1, without
 // contacting the server. When an operation lands, give its command a RunE
 // that invokes it.
@@ -16,15 +14,12 @@ import (
 
 // Later capabilities (what a command waits for).
 const (
-	laterRichContent = "rich content (json-render, charts, the schema document)"
-	laterPrimitives  = "HTML primitives"
-	laterApps        = "apps (web artifacts, external apps, diagrams)"
-	laterCopilot     = "the bundled Copilot extension"
+	laterApps    = "apps (web artifacts, external apps, diagrams)"
+	laterCopilot = "the bundled Copilot extension"
 )
 
 // laterOf maps the node types node add cannot create yet.
 var laterOf = map[string]string{
-	"json-render":  laterRichContent,
 	"web-artifact": laterApps,
 }
 
@@ -48,31 +43,12 @@ func later(use, short, example, capability string) *cobra.Command {
 func init() {
 	handCommands = append(handCommands, func(agents *cobra.Command, _ *ioStreams) {
 		for _, c := range []*cobra.Command{
-			newJSONRenderCommand(), newHTMLCommand(), newWebArtifactCommand(),
+			newHTMLCommand(), newWebArtifactCommand(),
 			newExternalAppCommand(), newDiagramCommand(), newCopilotCommand(),
 		} {
 			under(agents, "", c)
 		}
 	})
-}
-
-func newJSONRenderCommand() *cobra.Command {
-	cmd := later("json-render", "Describe json-render components, props and examples",
-		examples(
-			"pmx-canvas json-render --schema",
-			"pmx-canvas json-render --summary",
-			"pmx-canvas json-render --component Table",
-			"pmx-canvas json-render --component Table --field columns",
-			"pmx-canvas json-render --examples",
-		), laterRichContent)
-	f := cmd.Flags()
-	f.Bool("schema", false, "the component catalog")
-	f.Bool("summary", false, "compact summaries")
-	f.String("component", "", "one component")
-	f.String("field", "", "one prop of the component")
-	f.Bool("example", false, "the component's example")
-	f.Bool("examples", false, "every component's example")
-	return cmd
 }
 
 func newHTMLCommand() *cobra.Command {
@@ -89,11 +65,7 @@ func newHTMLCommand() *cobra.Command {
 	f.Bool("stdin", false, "read the data object from stdin")
 	addGeometryFlags(add, true)
 	f.Bool("strict-size", false, "keep the given size")
-	schema := later("schema", "List HTML primitives and their data shapes",
-		examples("pmx-canvas html primitive schema", "pmx-canvas html primitive schema --kind flowchart --summary"),
-		laterPrimitives)
-	schema.Flags().String("kind", "", "one primitive")
-	schema.Flags().Bool("summary", false, "compact summaries")
+	schema := newPrimitiveSchemaCommand()
 	primitive := newGroup("primitive", "HTML primitives: generated HTML surfaces from a data object",
 		examples("pmx-canvas html primitive schema --summary"), add, schema)
 	return newGroup("html", "HTML surfaces", examples("pmx-canvas html primitive add --kind flowchart --data-file ./flow.json"), primitive)

@@ -14,13 +14,15 @@ import (
 func init() {
 	handCommands = append(handCommands, func(agents *cobra.Command, s *ioStreams) {
 		under(agents, "node", newNodeListCommand(s))
-		under(agents, "node", newNodeSchemaCommand())
 	})
 	setUX(map[string]*commandUX{
 		"node.add": {
 			short: "Add a node to the canvas",
 			long: `Add a node. --type defaults to markdown; the server knows markdown, status,
-context, ledger, trace, file, image, webpage, html and group nodes.
+context, ledger, trace, file, image, webpage, html, diff, mermaid and group
+nodes, and routes json-render, graph and html-primitive (or html with
+--primitive) to their own operations. node add --help --type T prints T's
+create schema (--json: as JSON).
 
 Content goes to --content (webpage: --url; image: --path; html: --html or
 --content), or is read whole from stdin with --stdin. The node is placed at
@@ -28,8 +30,8 @@ Content goes to --content (webpage: --url; image: --path; html: --html or
 --data-file) is extra node data, a JSON object; groups take --child-ids,
 --child-layout and --color.
 
-json-render, graph, web-artifact and html-primitive nodes are not available in
-this build yet (their flags are refused on other types); mcp-app nodes are
+Flags of another type are refused (--graph-type on a markdown node).
+web-artifact nodes are not available in this build yet; mcp-app nodes are
 created by their app commands.`,
 			example: []string{
 				`pmx-canvas node add --type markdown --title "Design Doc" --content "# Overview"`,
@@ -54,6 +56,7 @@ created by their app commands.`,
 				addSpecFlags(cmd)
 				addGraphFlags(cmd)
 				addWebArtifactFlags(cmd)
+				typedHelp(cmd)
 			},
 			prepare: prepareNodeAdd,
 		},
@@ -212,6 +215,9 @@ func strayFlag(cmd *cobra.Command) (flag, typ string) {
 // cannot make fail, an image's --path is its content, an html node's
 // --content is its html, --stdin fills the type's main field.
 func prepareNodeAdd(c *opCall) error {
+	if c.flag("json") {
+		return die("Use: pmx-canvas node add --help --type webpage --json", "--json applies only to node add --help --type T.")
+	}
 	typ, _ := c.in["type"].(string)
 	switch {
 	case typ == "graph":
@@ -549,18 +555,17 @@ func nodeFieldNames(node map[string]any) []string {
 
 const nodeUpdateHint = "Use --title, --content, --x, --y, --width, --height, --strict-size, --pinned, --dock-position, trace fields, --lock-arrange, --unlock-arrange, or --stdin"
 
-// prepareNodeUpdate applies the reference's rules: spec and chart flags
-// wait for rich content, --dock-position none|null|"" undocks,
+// prepareNodeUpdate applies the reference's rules: --spec-file and
+// --spec-json give the spec (chart flags are fields), --dock-position none|null|"" undocks,
 // --lock-arrange/--unlock-arrange set arrangeLocked, and a patch must
 // change something.
 func prepareNodeUpdate(c *opCall) error {
-	if c.given("spec-file") || c.given("spec-json") || c.given("spec") {
-		return notAvailable("node update --spec-json", laterRichContent)
+	spec, ok, err := jsonValue(c.cmd, nil, c.b.hint(), "spec-file", "spec-json")
+	if err != nil {
+		return err
 	}
-	for _, k := range chartFlags {
-		if c.given(k) {
-			return notAvailable("node update (graph flags)", laterRichContent)
-		}
+	if ok {
+		c.in["spec"] = spec
 	}
 	if err := stdinInto(c, "content"); err != nil {
 		return err
@@ -588,26 +593,4 @@ func prepareNodeUpdate(c *opCall) error {
 		return die(nodeUpdateHint, "No updates specified")
 	}
 	return nil
-}
-
-// ---- node schema ----
-
-func newNodeSchemaCommand() *cobra.Command {
-	cmd := leaf("schema", "Describe server-supported node create schemas and canonical examples (not available yet)",
-		examples(
-			"pmx-canvas node schema",
-			"pmx-canvas node schema --type webpage",
-			"pmx-canvas node schema --type json-render --component Table",
-			"pmx-canvas node schema --type webpage --field url",
-			"pmx-canvas node schema --summary",
-		),
-		func(cmd *cobra.Command, _ []string) error {
-			return notAvailable("node schema", laterRichContent)
-		})
-	f := cmd.Flags()
-	f.String("type", "", "one node type")
-	f.Bool("summary", false, "compact summaries")
-	f.String("field", "", "one field of the type")
-	f.String("component", "", "one json-render component (with --type json-render)")
-	return cmd
 }

@@ -208,6 +208,11 @@ func TestRequestsCarryTheReferenceBodies(t *testing.T) {
 			`POST /api/canvas/node?canvas=main cli {"data":{"k":2},"presentation":false,"summary":"S","title":"T","type":"markdown"}`},
 		{[]string{"node", "update", "n1", "--data", `{"k":3}`, "--collapsed"},
 			`PATCH /api/canvas/node/n1?canvas=main cli {"collapsed":true,"data":{"k":3}}`},
+		// Chart flags and a spec patch a graph or json-render node.
+		{[]string{"node", "update", "n1", "--graph-type", "bar", "--color", "red", "--metrics", "a,b", "--chart-height", "300"},
+			`PATCH /api/canvas/node/n1?canvas=main cli {"chartHeight":300,"color":"red","graphType":"bar","metrics":["a","b"]}`},
+		{[]string{"node", "update", "n1", "--spec-json", `{"root":"a","elements":{}}`},
+			`PATCH /api/canvas/node/n1?canvas=main cli {"spec":{"root":"a","elements":{}}}`},
 		{[]string{"edge", "add", "--from", "a", "--to", "b", "--animated=false"},
 			`POST /api/canvas/edge?canvas=main cli {"animated":false,"from":"a","to":"b","type":"flow"}`},
 		{[]string{"theme", "set", "--theme", "light"},
@@ -229,8 +234,7 @@ func TestRequestsCarryTheReferenceBodies(t *testing.T) {
 func TestNotAvailableCommandsCallNothing(t *testing.T) {
 	got, run := fakeServer(t, `{}`)
 	for _, args := range [][]string{
-		{"node", "schema"},
-		{"copilot", "install-extension", "--dry-run"}, {"diagram", "add"}, {"json-render"},
+		{"copilot", "install-extension", "--dry-run"}, {"diagram", "add"},
 	} {
 		out, errOut, code := run(args...)
 		want := strings.Join(args[:len(args)-countFlags(args)], " ") + ": not available yet"
@@ -276,7 +280,6 @@ func TestRefusedFlagsSendNothing(t *testing.T) {
 		"node add --spec-json {}":                   "--spec-json applies only to --type json-render",
 		"node add --app-file App.tsx":               "--app-file applies only to --type web-artifact",
 		"node add --height 1 --node-height 2":       "Use either --height/--node-height, not both.",
-		"node update n1 --color red":                "node update (graph flags): not available yet",
 		"search design doc":                         "Unexpected argument: doc",
 		"snapshot list --query a --q b":             "Use either --query/--q, not both.",
 		"ax elicitation respond e1 --response {bad": "Invalid --response JSON: invalid character 'b' looking for beginning of object key string",

@@ -138,7 +138,13 @@ func securityHeaders(c *fiber.Ctx) {
 	c.Set(fiber.HeaderXFrameOptions, "SAMEORIGIN")
 	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 	c.Set(fiber.HeaderReferrerPolicy, "no-referrer")
-	c.Set("Cross-Origin-Resource-Policy", "same-origin")
+	corp := "same-origin"
+	if p := c.Path(); p == "/favicon.ico" || p == "/favicon.svg" {
+		// A page opened as a site (a sandboxed surface, an opaque origin)
+		// asks for the favicon too; it is public, so anyone may load it.
+		corp = "cross-origin"
+	}
+	c.Set("Cross-Origin-Resource-Policy", corp)
 }
 
 func isWorkbenchShell(c *fiber.Ctx) bool {

@@ -52,6 +52,24 @@ func only(names ...string) fieldAdjust {
 	}
 }
 
+// except drops the named fields (each must exist).
+func except(names ...string) fieldAdjust {
+	return func(op string, fields []Field) []Field {
+		drop := map[string]bool{}
+		for _, n := range names {
+			mustField(op, fields, n)
+			drop[n] = true
+		}
+		var out []Field
+		for _, f := range fields {
+			if !drop[f.Name] {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+}
+
 // required sets the tool's required fields: the schema's required list
 // only (what the reference advertises). The operation decides what is
 // missing, so a call the operation accepts is accepted on every surface.
@@ -103,6 +121,9 @@ func schemaObj(s *messages.Schema) Obj {
 			props = append(props, KV{n, schemaObj(s.Properties.Schemas[i])})
 		}
 		o = append(o, KV{"properties", props})
+	}
+	if len(s.Required) > 0 {
+		o = append(o, KV{"required", s.Required})
 	}
 	if s.AdditionalProperties != nil {
 		o = append(o, KV{"additionalProperties", schemaObj(s.AdditionalProperties)})

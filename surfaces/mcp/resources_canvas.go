@@ -14,8 +14,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pmxcanvas/pmx-canvas/content/jsonrender"
-	"github.com/pmxcanvas/pmx-canvas/content/primitives"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/skills"
 )
@@ -33,7 +31,7 @@ func init() {
 		&Resource{URI: "canvas://schema", Name: "schema", MimeType: "application/json",
 			Description: "Create schemas of the running server: the node types with their fields, aliases and examples, " +
 				"the structured-content catalogs, and which MCP tool creates each node type. " + schemaRoutingLine(),
-			Read: readSchema},
+			Read: readPassThrough("schema.describe")},
 		&Resource{URI: "canvas://pinned-context", Name: "pinned-context", MimeType: "application/json",
 			Description: "The nodes the human pinned as context for the agent: their text, the edges between them and the unpinned nodes nearby.",
 			Read:        readPinnedContext, Classes: layoutClasses},
@@ -454,184 +452,12 @@ func FindResource(uri string) (*Resource, bool) {
 
 // ---- canvas://schema ----
 
-// schemaRouting is mcp.nodeTypeRouting: the tool that creates each node
-// type this server supports (html through the composite, as the reference
-// routes it).
-var schemaRouting = Obj{
-	{"markdown", "canvas_add_node"},
-	{"status", "canvas_add_node"},
-	{"context", "canvas_add_node"},
-	{"ledger", "canvas_add_node"},
-	{"trace", "canvas_add_node"},
-	{"file", "canvas_add_node"},
-	{"image", "canvas_add_node"},
-	{"webpage", "canvas_add_node"},
-	{"html", `canvas_node (action:"add", type:"html")`},
-	{"mcp-app", "canvas_add_node"},
-	{"group", "canvas_create_group"},
-}
-
-// schemaRoutingLine ends the canvas://schema description (reference §8.1).
+// schemaRoutingLine ends the canvas://schema description (reference §8.1):
+// which tool creates each node type.
 func schemaRoutingLine() string {
-	parts := make([]string, 0, len(schemaRouting))
-	for _, kv := range schemaRouting {
-		parts = append(parts, fmt.Sprintf("%s: %s", kv.K, kv.V))
+	parts := make([]string, 0, len(messages.SchemaNodeRouting))
+	for _, r := range messages.SchemaNodeRouting {
+		parts = append(parts, fmt.Sprintf("%s: %s", r.Type, r.Tool))
 	}
 	return "Routing: " + strings.Join(parts, ", ")
 }
-
-// schemaCreateTools are the reference's schema tool list (mcp.tools); the
-// ones not available in this build are left out when the document is read.
-var schemaCreateTools = []string{
-	"canvas_add_node", "canvas_add_html_node", "canvas_add_html_primitive", "canvas_add_json_render_node",
-	"canvas_stream_json_render_node", "canvas_add_graph_node", "canvas_build_web_artifact", "canvas_open_mcp_app",
-	"canvas_create_group", "canvas_update_node", "canvas_fit_view", "canvas_describe_schema", "canvas_validate_spec",
-}
-
-// sf is one create field of a node type.
-func sf(name, typ string, required bool, desc string, aliases ...string) Obj {
-	o := Obj{{"name", name}, {"type", typ}, {"required", required}, {"description", desc}}
-	if len(aliases) > 0 {
-		o = append(o, KV{"aliases", aliases})
-	}
-	return o
-}
-
-var (
-	sfX          = sf("x", "number", false, "World x; the node is placed at (x, y) only when both are given, else auto-placed.")
-	sfY          = sf("y", "number", false, "World y.")
-	sfWidth      = sf("width", "number", false, "Frame width (default per type).")
-	sfHeight     = sf("height", "number", false, "Frame height (default per type).")
-	sfStrictSize = sf("strictSize", "boolean", false, "Keep the given width/height and let overflowing content scroll.", "strict-size", "scroll-overflow")
-)
-
-func nodeTypeEntry(typ, desc, endpoint, tool string, fields []Obj, example Obj, notes ...string) Obj {
-	o := Obj{{"type", typ}, {"kind", "node"}, {"description", desc}, {"endpoint", endpoint}, {"mcpTool", tool},
-		{"fields", fields}, {"example", example}}
-	if len(notes) > 0 {
-		o = append(o, KV{"notes", notes})
-	}
-	return o
-}
-
-func schemaNodeTypes() []Obj {
-	const ep = "/api/canvas/node"
-	return []Obj{
-		nodeTypeEntry("markdown", "A markdown note.", ep, "canvas_add_node",
-			[]Obj{sf("title", "string", false, "Node title."), sf("content", "string", false, "Markdown text."),
-				sfX, sfY, sfWidth, sfHeight, sfStrictSize},
-			Obj{{"type", "markdown"}, {"title", "Release plan"}, {"content", "# Steps\n\n1. Freeze\n2. Tag\n3. Announce"}},
-			"Default size 640×420."),
-		nodeTypeEntry("status", "A small status panel.", ep, "canvas_add_node",
-			[]Obj{sf("title", "string", false, "Status label."), sf("content", "string", false, "Status text.")},
-			Obj{{"type", "status"}, {"title", "CI"}, {"content", "green"}}),
-		nodeTypeEntry("context", "A panel for agent context cards; created docked right and collapsed.", ep, "canvas_add_node",
-			[]Obj{sf("title", "string", false, "Title."), sf("content", "string", false, "Context text.")},
-			Obj{{"type", "context"}, {"title", "Working context"}, {"content", "What the agent should keep in mind."}}),
-		nodeTypeEntry("ledger", "A running log or ledger.", ep, "canvas_add_node",
-			[]Obj{sf("title", "string", false, "Title."), sf("content", "string", false, "Ledger text.")},
-			Obj{{"type", "ledger"}, {"title", "Decisions"}, {"content", "- Use SSE for live updates"}},
-			"Default size 420×280."),
-		nodeTypeEntry("trace", "One step of an execution trace.", ep, "canvas_add_node",
-			[]Obj{sf("title", "string", false, "Title."), sf("content", "string", false, "Trace summary."),
-				sf("toolName", "string", false, "Tool or operation shown on the trace."),
-				sf("category", "string", false, "mcp, file, subagent or other."),
-				sf("status", "string", false, "running, success or failed."),
-				sf("duration", "string", false, "Duration badge text."),
-				sf("resultSummary", "string", false, "One-line result."),
-				sf("error", "string", false, "Error text of a failed step.")},
-			Obj{{"type", "trace"}, {"title", "Run tests"}, {"toolName", "go test"}, {"status", "success"}, {"duration", "4.2s"}}),
-		nodeTypeEntry("file", "A workspace file.", ep, "canvas_add_node",
-			[]Obj{sf("content", "string", true, "The file's path, workspace-relative or absolute."),
-				sf("title", "string", false, "Title override.")},
-			Obj{{"type", "file"}, {"content", "cmd/pmx-canvas/main.go"}},
-			"The file is read (fileContent, lineCount, sha256, language) and watched: edits on disk update the node; a deleted file marks it missing. Paths outside the workspace are refused."),
-		nodeTypeEntry("image", "An image from a path, URL or data URI.", ep, "canvas_add_node",
-			[]Obj{sf("content", "string", true, "Image path, URL or data URI.", "path"),
-				sf("title", "string", false, "Title override."),
-				sf("data.warning", "string | { title?: string; detail: string }", false, "A warning shown above the image."),
-				sf("data.warnings", "Array<string | { title?: string; detail: string }>", false, "Several warnings."),
-				sf("data.validationStatus", `"passed" | "failed" | "invalid"`, false, "The agent's verdict on the image."),
-				sf("data.validationMessage", "string", false, "Why validation failed.")},
-			Obj{{"type", "image"}, {"content", "docs/architecture.png"}, {"data", Obj{{"validationStatus", "passed"}}}},
-			"A workspace image is checked (extension and magic bytes) and measured; URLs and data URIs are stored as given."),
-		nodeTypeEntry("webpage", "A web page kept on the board.", ep, "canvas_add_node",
-			[]Obj{sf("url", "string", true, "HTTP(S) address of the page.", "content"),
-				sf("title", "string", false, "Title override (default: the URL)."),
-				sfX, sfY, sfWidth, sfHeight, sfStrictSize},
-			Obj{{"type", "webpage"}, {"title", "Project README"}, {"url", "https://example.com/readme"}},
-			"url is the field to use; content is accepted as an alias.",
-			"The page is fetched on create and on refresh: title, description, the article as markdown, excerpt, status, frame blocking."),
-		nodeTypeEntry("html", "A sandboxed HTML surface (scripts allowed, no access to the host page).", ep,
-			`canvas_node (action:"add", type:"html")`,
-			[]Obj{sf("html", "string", false, "HTML document or fragment.", "content", "stdin"),
-				sf("summary", "string", false, "Agent-readable summary of the surface."),
-				sf("agentSummary", "string", false, "Explicit summary used by search and context; wins over summary.", "agent-summary"),
-				sf("description", "string", false, "Short description for search and context."),
-				sf("embeddedNodeIds", "string[]", false, "Node ids the surface shows or stands for.", "embedded-node-id", "embedded-node-ids"),
-				sf("embeddedUrls", "string[]", false, "URLs the surface shows or stands for.", "embedded-url", "embedded-urls"),
-				sf("presentation", "boolean", false, "Marks a full-screen presentation deck."),
-				sf("slideTitles", "string[]", false, "Slide titles of a deck.", "slide-title", "slide-titles"),
-				sf("axCapabilities", "{ enabled?: boolean; allowed?: string[] }", false, "Let the surface emit AX interactions (narrowed to the html ceiling)."),
-				sf("data", "record<string, unknown>", false, "Extra node data."),
-				sf("title", "string", false, "Node title."),
-				sfX, sfY, sfWidth, sfHeight, sfStrictSize},
-			Obj{{"type", "html"}, {"title", "Hello"}, {"html", "<main><h1>Hello from the canvas</h1></main>"}},
-			"contentSummary, embeddedNodeIds, embeddedUrls and agentSummary are derived from the html (an agentSummary you give wins).",
-			"primitive (or kind) with data generates one of the HTML primitives listed in htmlPrimitives."),
-		nodeTypeEntry("mcp-app", "A hosted app frame.", ep, "canvas_add_node",
-			[]Obj{sf("title", "string", false, "App title."), sf("content", "string", false, "Inline content.")},
-			Obj{{"type", "mcp-app"}, {"title", "Embedded app"}, {"content", "Placeholder until the app is opened."}},
-			"Opening an external MCP app in a node (canvas_open_mcp_app) arrives with a later release; canvas_add_node creates a plain frame."),
-		nodeTypeEntry("diff", "A unified diff parsed into files, hunks and lines.", ep, "canvas_add_node",
-			[]Obj{sf("content", "string", true, "The unified diff (git diff or diff -u output)."),
-				sf("title", "string", false, "Title override (default: Diff: <file> or <n> files).")},
-			Obj{{"type", "diff"}, {"content", "--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-old\n+new\n"}},
-			"Over HTTP and the CLI, gitDiff (true or workspace paths) with gitBase makes the diff from git."),
-		nodeTypeEntry("mermaid", "A mermaid diagram, drawn by the viewer.", ep, "canvas_add_node",
-			[]Obj{sf("content", "string", true, "The mermaid source."), sf("title", "string", false, "Title (default Diagram).")},
-			Obj{{"type", "mermaid"}, {"content", "flowchart LR\n  A[Plan] --> B[Ship]"}}),
-		nodeTypeEntry("group", "A frame that holds other nodes.", "/api/canvas/group", "canvas_create_group",
-			[]Obj{sf("title", "string", false, "Group title (default \"Group\")."),
-				sf("childIds", "string[]", false, "Member node ids; they must exist and must not be groups."),
-				sf("color", "string", false, "Frame accent colour."),
-				sf("x", "number", false, "Frame x; with any of x, y, width, height the frame is fixed instead of fitting its members."),
-				sf("y", "number", false, "Frame y."),
-				sf("width", "number", false, "Frame width."),
-				sf("height", "number", false, "Frame height."),
-				sf("childLayout", `"grid" | "column" | "flow"`, false, "Pack the members in this layout.")},
-			Obj{{"title", "API layer"}, {"childIds", []string{"node-a", "node-b"}}, {"childLayout", "column"}},
-			"A node belongs to at most one group and groups do not nest."),
-	}
-}
-
-// schemaDocument is the canvas://schema payload.
-func schemaDocument() Obj {
-	tools := make([]string, 0, len(schemaCreateTools))
-	for _, name := range schemaCreateTools {
-		if t, ok := definitions[name]; ok && t.Later != "" {
-			continue
-		}
-		tools = append(tools, name)
-	}
-	return Obj{
-		{"ok", true},
-		{"source", "running-server"},
-		{"version", messages.ContractVersion},
-		{"nodeTypes", schemaNodeTypes()},
-		{"jsonRender", Obj{
-			{"rootShape", jsonrender.RootShape},
-			{"components", jsonrender.Catalog()},
-			{"directives", jsonrender.Directives()},
-		}},
-		{"graph", Obj{{"graphTypes", messages.GraphTypes}}},
-		{"htmlPrimitives", primitives.Descriptors()},
-		{"mcp", Obj{
-			{"tools", tools},
-			{"resources", []string{"canvas://schema"}},
-			{"nodeTypeRouting", schemaRouting},
-		}},
-	}
-}
-
-func readSchema(*Call) (string, error) { return Pretty(schemaDocument()) }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/skills"
 	mcpapi "github.com/pmxcanvas/pmx-canvas/surfaces/mcp"
 )
@@ -143,7 +144,7 @@ func TestResourceList(t *testing.T) {
 	if _, ok := mcpapi.FindResource("canvas://nope"); ok {
 		t.Fatal("unknown URI found")
 	}
-	if !strings.HasSuffix(fixed[0].Description, `Routing: markdown: canvas_add_node, status: canvas_add_node, context: canvas_add_node, ledger: canvas_add_node, trace: canvas_add_node, file: canvas_add_node, image: canvas_add_node, webpage: canvas_add_node, html: canvas_node (action:"add", type:"html"), mcp-app: canvas_add_node, group: canvas_create_group`) {
+	if !strings.HasSuffix(fixed[0].Description, `Routing: markdown: canvas_add_node, status: canvas_add_node, context: canvas_add_node, ledger: canvas_add_node, trace: canvas_add_node, file: canvas_add_node, image: canvas_add_node, webpage: canvas_add_node, html: canvas_node (action:"add", type:"html"), html-primitive: canvas_node (action:"add", type:"html", primitive), mcp-app: canvas_add_node, diff: canvas_add_node, mermaid: canvas_add_node, group: canvas_create_group, json-render: canvas_add_json_render_node, graph: canvas_add_graph_node`) {
 		t.Fatalf("schema description: %s", fixed[0].Description)
 	}
 }
@@ -415,7 +416,7 @@ func TestSchemaResource(t *testing.T) {
 			}
 		}
 	}
-	if !reflect.DeepEqual(types, []any{"markdown", "status", "context", "ledger", "trace", "file", "image", "webpage", "html", "mcp-app", "diff", "mermaid", "group"}) {
+	if !reflect.DeepEqual(types, []any{"markdown", "status", "context", "ledger", "trace", "file", "image", "webpage", "html", "html-primitive", "mcp-app", "diff", "mermaid", "group", "json-render", "graph"}) {
 		t.Fatalf("node types: %v", types)
 	}
 	webpage := obj(list(m["nodeTypes"])[7])
@@ -432,11 +433,11 @@ func TestSchemaResource(t *testing.T) {
 	}
 	mcp := obj(m["mcp"])
 	tools := list(mcp["tools"])
-	if !reflect.DeepEqual(tools, []any{"canvas_add_node", "canvas_add_html_node", "canvas_add_html_primitive", "canvas_add_json_render_node", "canvas_stream_json_render_node", "canvas_add_graph_node", "canvas_create_group", "canvas_update_node", "canvas_fit_view"}) {
+	if !reflect.DeepEqual(tools, []any{"canvas_add_node", "canvas_add_html_node", "canvas_add_html_primitive", "canvas_add_json_render_node", "canvas_stream_json_render_node", "canvas_add_graph_node", "canvas_create_group", "canvas_update_node", "canvas_fit_view", "canvas_describe_schema", "canvas_validate_spec"}) {
 		t.Fatalf("schema tools (available ones only): %v", tools)
 	}
 	routing := obj(mcp["nodeTypeRouting"])
-	if routing["html"] != `canvas_node (action:"add", type:"html")` || routing["group"] != "canvas_create_group" || len(routing) != 11 {
+	if routing["html"] != `canvas_node (action:"add", type:"html")` || routing["group"] != "canvas_create_group" || len(routing) != 16 {
 		t.Fatalf("routing: %v", routing)
 	}
 	if !reflect.DeepEqual(mcp["resources"], []any{"canvas://schema"}) {
@@ -518,5 +519,33 @@ func TestSkillResources(t *testing.T) {
 	mcpapi.SetSkills(nil)
 	if _, m := h.readJSON("canvas://skills"); m["count"] != 0.0 || len(list(m["skills"])) != 0 {
 		t.Fatalf("no skills: %v", m)
+	}
+}
+
+// The schema names only tools this build runs: every create tool and every
+// node type's creating tool is defined and available.
+func TestSchemaNamesAvailableTools(t *testing.T) {
+	reg, err := mcpapi.NewRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(where, name string) {
+		name, _, _ = strings.Cut(name, " ") // canvas_node (action:"add", …)
+		tool, ok := reg.Tool(name)
+		if !ok || tool.Later != "" {
+			t.Errorf("%s names %s, which this build does not run", where, name)
+		}
+	}
+	for _, name := range messages.SchemaTools {
+		check("mcp.tools", name)
+	}
+	for _, r := range messages.SchemaNodeRouting {
+		check("nodeTypeRouting."+r.Type, r.Tool)
+	}
+	for _, nt := range messages.SchemaNodeTypes {
+		check("nodeTypes."+nt.Type+".mcpTool", nt.MCPTool)
+		if tool, ok := messages.SchemaNodeRouting.Tool(nt.Type); !ok || tool != nt.MCPTool {
+			t.Errorf("node type %s: mcpTool %q, routing %q", nt.Type, nt.MCPTool, tool)
+		}
 	}
 }

@@ -27,7 +27,13 @@ var addNodeFields = opFields("node.add")
 
 var getNodeFields = opFields("node.get")
 
-var updateNodeFields = opFields("node.update")
+// updateNodeFields are node.update's fields but the chart options HTTP and
+// the CLI patch besides xKey and yKey: the tool keeps the reference's
+// frozen property list (charts are reshaped with canvas_render add-graph).
+var updateNodeFields = opFields("node.update", except("zKey", "nameKey", "valueKey", "axisKey", "metrics", "series",
+	"barKey", "lineKey", "aggregate", "color", "colorBy", "highlight", "barColor", "lineColor", "labelKey", "targetKey",
+	"rangesKey", "beforeKey", "afterKey", "beforeLabel", "afterLabel", "sort", "fill", "showEndDot", "showMinMax",
+	"showValue", "colorByDirection", "showLegend", "showLabels"))
 
 var (
 	layoutFields      = opFields("layout.get")

@@ -432,7 +432,7 @@ func TestUpdateNode(t *testing.T) {
 	tests := []struct{ tool, args, want string }{
 		{"canvas_update_node", `{"id":"nope","title":"x"}`, `Node "nope" not found.`},
 		{"canvas_update_node", `{"id":"` + id + `","width":-5}`, "Size width and height must be greater than zero."},
-		{"canvas_update_node", `{"id":"` + id + `","data":[{"k":1}]}`, `invalid input for node.update: field "data" must be an object, got array`},
+		{"canvas_update_node", `{"id":"` + id + `","data":[{"k":1}]}`, `invalid input for node.update: field "data" must be an object, got array (an array of rows patches a graph node only)`},
 		{"canvas_update_node", `{"id":"` + id + `","title":5}`, `invalid input for node.update: field "title" must be a string, got number`},
 		{"canvas_node", `{"action":"update","title":"x"}`, `invalid input for node.update: field "id" is required`},
 		{"canvas_update_node", `{"id":"` + id + `","html":"<p>"}`, `Field "html" only applies to html nodes; node "` + id + `" is a markdown node.`},

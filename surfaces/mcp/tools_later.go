@@ -1,9 +1,8 @@
 package mcpapi
 
-// Tools whose operations arrive with later issues: structured content
-// (json-render, charts, the schema document, spec validation), apps
-// (external MCP apps, diagrams, web artifacts), and HTML primitives (reference mcp.md §6 canvas_render / canvas_app, §7.7, §7.14,
-// §7.15). Each is listed with its full reference field list, so
+// The structured-content tools (reference mcp.md §6 canvas_render, §7.7,
+// §7.15) and the app tools, whose operations arrive with a later issue
+// (§6 canvas_app, §7.14). Each is listed with its full reference field list, so
 // tools/list is complete, and answers isError "<tool>: not available yet".
 // When an operation lands, give its tool an Op (or Run) and drop Later.
 
@@ -11,8 +10,7 @@ import "strings"
 
 // Later capabilities (what a tool waits for).
 const (
-	laterRichContent = "rich content (json-render, charts, schema)"
-	laterApps        = "apps (external MCP apps, diagrams, web artifacts)"
+	laterApps = "apps (external MCP apps, diagrams, web artifacts)"
 )
 
 // laterNote ends the description of every tool that is not available yet,
@@ -108,19 +106,6 @@ func chartOptions() []Field {
 const strictSizeDesc = "Keep the given width/height; content that overflows scrolls instead of the frame growing to fit."
 
 func init() {
-	jsonRenderSpec := Obj{{"anyOf", []Obj{
-		{{"type", "object"}, {"properties", Obj{
-			{"root", Obj{{"type", "string"}}},
-			{"elements", ltRecordOf(Obj{})},
-			{"state", ltRecordOf(Obj{})},
-		}}, {"required", []string{"root", "elements"}}},
-		{{"type", "object"}, {"properties", Obj{
-			{"type", Obj{{"type", "string"}}},
-			{"props", ltRecordOf(Obj{})},
-			{"children", Obj{{"type", "array"}, {"items", Obj{{"type", "string"}}}}},
-		}}, {"required", []string{"type"}}},
-	}}, {"description", "type=json-render: a {root, elements, state?} document or one bare component {type, props?, children?}."}}
-
 	transport := Obj{{"anyOf", []Obj{
 		{{"type", "object"}, {"properties", Obj{
 			{"type", Obj{{"type", "string"}, {"const", "stdio"}}},
@@ -158,19 +143,6 @@ func init() {
 		ltDrop("heightPx", ltNum("Frame height alias (the SDK's name for nodeHeight).")),
 		ltDrop("strictSize", ltBool(strictSizeDesc)),
 	)
-
-	validateFields := []Field{
-		ltReq("type", ltEnum([]string{"json-render", "graph", "html-primitive"}, "Which payload family to check.")),
-		ltOpt("spec", jsonRenderSpec),
-		ltOpt("kind", ltStr("type=html-primitive: the primitive kind (must be a known kind).")),
-		ltOpt("primitive", ltStr("Same as kind.")),
-		ltOpt("primitiveData", ltRecord("type=html-primitive: the primitive's data object.")),
-		ltOpt("data", ltRecords("type=graph: the dataset rows (absent: an empty dataset).")),
-		ltDrop("title", ltStr("Chart or primitive title.")),
-		ltDrop("graphType", ltStr(chartKinds)),
-	}
-	validateFields = append(validateFields, chartOptions()...)
-	validateFields = append(validateFields, ltDrop("height", ltNum("Plot height of the chart.")))
 
 	define(
 		// Structured content (§7.7).
@@ -210,14 +182,21 @@ func init() {
 			Name: "canvas_describe_schema",
 			Description: "Read the running server's create schemas: node types with their fields and examples, the json-render " +
 				"component catalog, chart kinds, HTML primitives and which tool creates which node type (same document as canvas://schema).",
-			Later: laterRichContent,
+			Fields: opFields("schema.describe"),
+			Op:     "schema.describe",
 		},
 		&Tool{
 			Name: "canvas_validate_spec",
 			Description: "Check a json-render spec, a chart payload or an HTML primitive without creating anything. Returns the " +
 				"normalised result and a summary, or the validation error.",
-			Fields: validateFields,
-			Later:  laterRichContent,
+			// The operation's own fields and decoder, in the reference's
+			// order (its typeName alias is HTTP's).
+			Fields: opFields("spec.validate", only("type", "spec", "kind", "primitive", "primitiveData", "data", "title",
+				"graphType", "xKey", "yKey", "zKey", "nameKey", "valueKey", "axisKey", "metrics", "series", "barKey", "lineKey",
+				"aggregate", "color", "colorBy", "highlight", "barColor", "lineColor", "labelKey", "targetKey", "rangesKey",
+				"beforeKey", "afterKey", "beforeLabel", "afterLabel", "sort", "fill", "showEndDot", "showMinMax", "showValue",
+				"colorByDirection", "height"), required("type")),
+			Op: "spec.validate",
 		},
 
 		// Apps (§7.14).
@@ -298,7 +277,6 @@ func init() {
 				{Name: "stream-json-render", Tool: "canvas_stream_json_render_node"},
 				{Name: "add-graph", Tool: "canvas_add_graph_node"},
 			},
-			Later: laterRichContent,
 		},
 		&Tool{
 			Name: "canvas_app",
@@ -364,6 +342,6 @@ func init() {
 
 // laterTools are the tools defined in this file.
 var laterTools = []string{
-	"canvas_describe_schema", "canvas_validate_spec", "canvas_open_mcp_app", "canvas_add_diagram",
+	"canvas_open_mcp_app", "canvas_add_diagram",
 	"canvas_build_web_artifact", "canvas_render", "canvas_app",
 }

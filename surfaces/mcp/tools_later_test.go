@@ -17,13 +17,9 @@ func TestLaterToolsAreNotAvailableYet(t *testing.T) {
 	cases := []struct {
 		tool, args, want string
 	}{
-		{"canvas_describe_schema", `{}`, "canvas_describe_schema"},
-		{"canvas_validate_spec", `{"type":"graph","data":[]}`, "canvas_validate_spec"},
 		{"canvas_open_mcp_app", `{"toolName":"t","transport":{"type":"http","url":"http://x"}}`, "canvas_open_mcp_app"},
 		{"canvas_add_diagram", `{"elements":"[]"}`, "canvas_add_diagram"},
 		{"canvas_build_web_artifact", `{"title":"A","appTsx":"x"}`, "canvas_build_web_artifact"},
-		{"canvas_render", `{"action":"describe-schema"}`, "canvas_render"},
-		{"canvas_render", `{"action":"validate","type":"json-render"}`, "canvas_render"},
 		{"canvas_app", `{"action":"open-mcp-app"}`, "canvas_app"},
 		{"canvas_app", `{"action":"diagram","elements":[]}`, "canvas_app"},
 		{"canvas_app", `{"action":"build-artifact","title":"A"}`, "canvas_app"},
@@ -38,7 +34,6 @@ func TestLaterToolsAreNotAvailableYet(t *testing.T) {
 func TestLaterToolsValidateTheirArguments(t *testing.T) {
 	h := newHarness(t)
 	cases := []struct{ tool, args, want string }{
-		{"canvas_validate_spec", `{"type":"yaml"}`, `type: expected one of "json-render"|"graph"|"html-primitive"`},
 		{"canvas_render", `{"action":"draw"}`, `action: expected one of "describe-schema"|"validate"|"add-json-render"|"stream-json-render"|"add-graph"`},
 		{"canvas_app", `{}`, "action: required"},
 		{"canvas_open_mcp_app", `{"toolName":"t"}`, "transport: required"},
@@ -46,6 +41,10 @@ func TestLaterToolsValidateTheirArguments(t *testing.T) {
 	for _, c := range cases {
 		h.fails(c.tool, c.args, "MCP error -32602: Input validation error: Invalid arguments for tool "+c.tool+": "+c.want)
 	}
+	// spec.validate's type is checked by the operation, with the message
+	// every surface gives.
+	h.fails("canvas_validate_spec", `{"type":"yaml"}`, `Validation type must be "json-render", "graph", or "html-primitive".`)
+	h.fails("canvas_render", `{"action":"validate","type":"yaml"}`, `Validation type must be "json-render", "graph", or "html-primitive".`)
 	// A dropped field of the wrong type is removed, not refused.
 	h.fails("canvas_add_json_render_node", `{"spec":{},"x":"left"}`, `invalid input for jsonrender.add: field "x" must be a number, got string`)
 }
@@ -58,21 +57,24 @@ var laterSchemas = map[string]string{
 	"canvas_stream_json_render_node": `nodeId?: string; title?: string; patches?: (string | record<string,any>)[]; done?: boolean; x?: number; y?: number; width?: number; nodeHeight?: number; strictSize?: boolean`,
 	"canvas_add_graph_node":          `title?: string; graphType: string; data: record<string,any>[]; xKey?: string; yKey?: string; zKey?: string; nameKey?: string; valueKey?: string; axisKey?: string; metrics?: string[]; series?: string[]; barKey?: string; lineKey?: string; aggregate?: enum(sum|count|avg); color?: string; colorBy?: enum(series|category|value|none); highlight?: number | enum(max|min) | null; barColor?: string; lineColor?: string; labelKey?: string; targetKey?: string; rangesKey?: string; beforeKey?: string; afterKey?: string; beforeLabel?: string; afterLabel?: string; sort?: enum(asc|desc|none); fill?: boolean; showEndDot?: boolean; showMinMax?: boolean; showValue?: boolean; colorByDirection?: boolean; height?: number; showLegend?: boolean; showLabels?: boolean; x?: number; y?: number; width?: number; nodeHeight?: number; heightPx?: number; strictSize?: boolean`,
 	"canvas_describe_schema":         ``,
-	"canvas_validate_spec":           `type: enum(json-render|graph|html-primitive); spec?: {root: string, elements: record<string,any>, state?: record<string,any>} | {type: string, props?: record<string,any>, children?: string[]}; kind?: string; primitive?: string; primitiveData?: record<string,any>; data?: record<string,any>[]; title?: string ~; graphType?: string ~; xKey?: string ~; yKey?: string ~; zKey?: string ~; nameKey?: string ~; valueKey?: string ~; axisKey?: string ~; metrics?: string[] ~; series?: string[] ~; barKey?: string ~; lineKey?: string ~; aggregate?: enum(sum|count|avg) ~; color?: string ~; colorBy?: enum(series|category|value|none) ~; highlight?: number | enum(max|min) | null ~; barColor?: string ~; lineColor?: string ~; labelKey?: string ~; targetKey?: string ~; rangesKey?: string ~; beforeKey?: string ~; afterKey?: string ~; beforeLabel?: string ~; afterLabel?: string ~; sort?: enum(asc|desc|none) ~; fill?: boolean ~; showEndDot?: boolean ~; showMinMax?: boolean ~; showValue?: boolean ~; colorByDirection?: boolean ~; height?: number ~`,
-	"canvas_webview_status":          ``,
-	"canvas_webview_start":           `backend?: enum(chrome|webkit); width?: number; height?: number; chromePath?: string; chromeArgv?: string[]; dataStoreDir?: string`,
-	"canvas_webview_stop":            ``,
-	"canvas_resize":                  `width: number; height: number`,
-	"canvas_evaluate":                `expression?: string; script?: string`,
-	"canvas_open_mcp_app":            `toolName: string; serverName?: string; toolArguments?: record<string,any>; nodeId?: string; title?: string; x?: number; y?: number; width?: number; height?: number; timeoutMs?: number; transport: {type: "stdio", command: string, args?: string[], cwd?: string, env?: record<string,string>} | {type: "http", url: string, headers?: record<string,string>}`,
-	"canvas_add_diagram":             `elements: string | record<string,any>[]; nodeId?: string; title?: string; x?: number; y?: number; width?: number; height?: number; timeoutMs?: number`,
-	"canvas_build_web_artifact":      `title: string; appTsx: string; indexCss?: string; mainTsx?: string; indexHtml?: string; files?: record<string,string>; deps?: string[]; projectPath?: string; outputPath?: string; openInCanvas?: boolean; includeLogs?: boolean; initScriptPath?: string; bundleScriptPath?: string; timeoutMs?: number`,
-	"canvas_render":                  `action: enum(describe-schema|validate|add-json-render|stream-json-render|add-graph); type?: enum(json-render|graph|html-primitive); spec?: any; kind?: string; primitive?: string; primitiveData?: record<string,any>; data?: any; title?: string ~; graphType?: string ~; xKey?: string ~; yKey?: string ~; zKey?: string ~; nameKey?: string ~; valueKey?: string ~; axisKey?: string ~; metrics?: string[] ~; series?: string[] ~; barKey?: string ~; lineKey?: string ~; aggregate?: enum(sum|count|avg) ~; color?: string ~; colorBy?: enum(series|category|value|none) ~; highlight?: number | enum(max|min) | null ~; barColor?: string ~; lineColor?: string ~; labelKey?: string ~; targetKey?: string ~; rangesKey?: string ~; beforeKey?: string ~; afterKey?: string ~; beforeLabel?: string ~; afterLabel?: string ~; sort?: enum(asc|desc|none) ~; fill?: boolean ~; showEndDot?: boolean ~; showMinMax?: boolean ~; showValue?: boolean ~; colorByDirection?: boolean ~; height?: number ~; x?: number ~; y?: number ~; width?: number ~; strictSize?: boolean ~; nodeId?: string ~; patches?: (string | record<string,any>)[]; done?: boolean ~; nodeHeight?: number ~; showLegend?: boolean ~; showLabels?: boolean ~; heightPx?: number ~`,
-	"canvas_app":                     `action: enum(open-mcp-app|diagram|build-artifact); toolName?: string; serverName?: string; toolArguments?: record<string,any>; nodeId?: string; title?: string; x?: number; y?: number; width?: number; height?: number; timeoutMs?: number; transport?: {type: "stdio", command: string, args?: string[], cwd?: string, env?: record<string,string>} | {type: "http", url: string, headers?: record<string,string>}; elements?: string | record<string,any>[]; appTsx?: string; indexCss?: string; mainTsx?: string; indexHtml?: string; files?: record<string,string>; deps?: string[]; projectPath?: string; outputPath?: string; openInCanvas?: boolean; includeLogs?: boolean; initScriptPath?: string; bundleScriptPath?: string`,
-	"canvas_webview":                 `action: enum(status|start|stop|resize|evaluate); backend?: enum(chrome|webkit); width?: number; height?: number; chromePath?: string; chromeArgv?: string[]; dataStoreDir?: string; expression?: string; script?: string`,
-	"canvas_add_html_primitive":      `kind: string; title?: string; data?: record<string,any>; x?: number; y?: number; width?: number; height?: number; strictSize?: boolean; full?: boolean; verbose?: boolean`,
-	"canvas_refresh_webpage_node":    `id: string; url?: string`,
-	"canvas_screenshot":              `format?: enum(png|jpeg|webp); quality?: number`,
+	// spec.validate's own fields: checked by the operation (no "~"), and
+	// data is any (graph rows, or an html-primitive's object), as HTTP
+	// takes it.
+	"canvas_validate_spec":        `type: enum(json-render|graph|html-primitive); spec?: {root: string, elements: record<string,any>, state?: record<string,any>} | {type: string, props?: record<string,any>, children?: string[]}; kind?: string; primitive?: string; primitiveData?: record<string,any>; data?: any; title?: string; graphType?: string; xKey?: string; yKey?: string; zKey?: string; nameKey?: string; valueKey?: string; axisKey?: string; metrics?: string[]; series?: string[]; barKey?: string; lineKey?: string; aggregate?: enum(sum|count|avg); color?: string; colorBy?: enum(series|category|value|none); highlight?: number | enum(max|min) | null; barColor?: string; lineColor?: string; labelKey?: string; targetKey?: string; rangesKey?: string; beforeKey?: string; afterKey?: string; beforeLabel?: string; afterLabel?: string; sort?: enum(asc|desc|none); fill?: boolean; showEndDot?: boolean; showMinMax?: boolean; showValue?: boolean; colorByDirection?: boolean; height?: number`,
+	"canvas_webview_status":       ``,
+	"canvas_webview_start":        `backend?: enum(chrome|webkit); width?: number; height?: number; chromePath?: string; chromeArgv?: string[]; dataStoreDir?: string`,
+	"canvas_webview_stop":         ``,
+	"canvas_resize":               `width: number; height: number`,
+	"canvas_evaluate":             `expression?: string; script?: string`,
+	"canvas_open_mcp_app":         `toolName: string; serverName?: string; toolArguments?: record<string,any>; nodeId?: string; title?: string; x?: number; y?: number; width?: number; height?: number; timeoutMs?: number; transport: {type: "stdio", command: string, args?: string[], cwd?: string, env?: record<string,string>} | {type: "http", url: string, headers?: record<string,string>}`,
+	"canvas_add_diagram":          `elements: string | record<string,any>[]; nodeId?: string; title?: string; x?: number; y?: number; width?: number; height?: number; timeoutMs?: number`,
+	"canvas_build_web_artifact":   `title: string; appTsx: string; indexCss?: string; mainTsx?: string; indexHtml?: string; files?: record<string,string>; deps?: string[]; projectPath?: string; outputPath?: string; openInCanvas?: boolean; includeLogs?: boolean; initScriptPath?: string; bundleScriptPath?: string; timeoutMs?: number`,
+	"canvas_render":               `action: enum(describe-schema|validate|add-json-render|stream-json-render|add-graph); type?: enum(json-render|graph|html-primitive); spec?: any; kind?: string; primitive?: string; primitiveData?: record<string,any>; data?: any; title?: string ~; graphType?: string ~; xKey?: string ~; yKey?: string ~; zKey?: string ~; nameKey?: string ~; valueKey?: string ~; axisKey?: string ~; metrics?: string[] ~; series?: string[] ~; barKey?: string ~; lineKey?: string ~; aggregate?: enum(sum|count|avg) ~; color?: string ~; colorBy?: enum(series|category|value|none) ~; highlight?: number | enum(max|min) | null ~; barColor?: string ~; lineColor?: string ~; labelKey?: string ~; targetKey?: string ~; rangesKey?: string ~; beforeKey?: string ~; afterKey?: string ~; beforeLabel?: string ~; afterLabel?: string ~; sort?: enum(asc|desc|none) ~; fill?: boolean ~; showEndDot?: boolean ~; showMinMax?: boolean ~; showValue?: boolean ~; colorByDirection?: boolean ~; height?: number ~; x?: number ~; y?: number ~; width?: number ~; strictSize?: boolean ~; nodeId?: string ~; patches?: (string | record<string,any>)[]; done?: boolean ~; nodeHeight?: number ~; showLegend?: boolean ~; showLabels?: boolean ~; heightPx?: number ~`,
+	"canvas_app":                  `action: enum(open-mcp-app|diagram|build-artifact); toolName?: string; serverName?: string; toolArguments?: record<string,any>; nodeId?: string; title?: string; x?: number; y?: number; width?: number; height?: number; timeoutMs?: number; transport?: {type: "stdio", command: string, args?: string[], cwd?: string, env?: record<string,string>} | {type: "http", url: string, headers?: record<string,string>}; elements?: string | record<string,any>[]; appTsx?: string; indexCss?: string; mainTsx?: string; indexHtml?: string; files?: record<string,string>; deps?: string[]; projectPath?: string; outputPath?: string; openInCanvas?: boolean; includeLogs?: boolean; initScriptPath?: string; bundleScriptPath?: string`,
+	"canvas_webview":              `action: enum(status|start|stop|resize|evaluate); backend?: enum(chrome|webkit); width?: number; height?: number; chromePath?: string; chromeArgv?: string[]; dataStoreDir?: string; expression?: string; script?: string`,
+	"canvas_add_html_primitive":   `kind: string; title?: string; data?: record<string,any>; x?: number; y?: number; width?: number; height?: number; strictSize?: boolean; full?: boolean; verbose?: boolean`,
+	"canvas_refresh_webpage_node": `id: string; url?: string`,
+	"canvas_screenshot":           `format?: enum(png|jpeg|webp); quality?: number`,
 }
 
 // notation renders a property schema in the appendix's notation.
@@ -180,6 +182,9 @@ var webviewTools = map[string]bool{
 	"canvas_add_html_primitive":      true, // node.add of an html-primitive
 	"canvas_add_json_render_node":    true, // jsonrender.add
 	"canvas_stream_json_render_node": true, // jsonrender.stream
+	"canvas_describe_schema":         true, // schema.describe
+	"canvas_validate_spec":           true, // spec.validate
+	"canvas_render":                  true, // all five actions
 }
 
 func TestLaterToolDescriptions(t *testing.T) {

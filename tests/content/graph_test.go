@@ -2,7 +2,9 @@ package content_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -187,6 +189,24 @@ func TestSpecPatches(t *testing.T) {
 	}
 	s.fails(400, "Unknown graph type", "PATCH", "/api/canvas/node/"+g, map[string]any{"graphType": "pi"})
 
+	// Every chart option and the rows patch too, and the options given
+	// before are kept (the reference dropped colorBy, sort and the rest).
+	b := nodeID(t, s.ok("POST", "/api/canvas/graph", map[string]any{"graphType": "bar", "colorBy": "category",
+		"data": []any{map[string]any{"m": "Jan", "v": 3}}}))
+	s.ok("PATCH", "/api/canvas/node/"+b, map[string]any{"data": []any{map[string]any{"m": "Mar", "v": 7}, map[string]any{"m": "Apr", "v": 1}}, "barColor": "#0f0"})
+	cfg := s.node(b)["graphConfig"].(map[string]any)
+	if cfg["colorBy"] != "category" || cfg["barColor"] != "#0f0" || len(cfg["data"].([]any)) != 2 {
+		t.Errorf("patched config: %v", cfg)
+	}
+	s.ok("PATCH", "/api/canvas/node/"+b, map[string]any{"title": "Renamed"})
+	if card := s.node(b)["spec"].(map[string]any)["elements"].(map[string]any)["card"].(map[string]any); card["props"].(map[string]any)["title"] != "Renamed" {
+		t.Errorf("card title after a title patch: %v", card)
+	}
+	s.fails(400, `Unknown graph type`, "PATCH", "/api/canvas/node/"+b, map[string]any{"graphType": "pi"})
+	s.fails(400, `field "data" must be an object, got array (an array of rows patches a graph node only)`,
+		"PATCH", "/api/canvas/node/"+ui0(t, s), map[string]any{"data": []any{map[string]any{"k": 1}}})
+	s.fails(400, `Field "sort" only applies to json-render and graph nodes`, "PATCH", "/api/canvas/node/"+ui0(t, s), map[string]any{"sort": "asc"})
+
 	ui := nodeID(t, s.ok("POST", "/api/canvas/json-render", map[string]any{"spec": map[string]any{"type": "Card", "props": map[string]any{"title": "A"}, "children": []any{}}}))
 	s.ok("PATCH", "/api/canvas/node/"+ui, map[string]any{"spec": map[string]any{"type": "Text", "props": map[string]any{"text": "B"}, "children": []any{}}})
 	spec := s.node(ui)["spec"].(map[string]any)
@@ -241,5 +261,90 @@ func TestSpecValidate(t *testing.T) {
 	}
 	if st := s.ok("GET", "/api/canvas/state", nil); len(st["nodes"].([]any)) != 0 {
 		t.Errorf("validation created nodes")
+	}
+}
+
+// ui0 creates a markdown node to patch.
+func ui0(t *testing.T, s *server) string {
+	return nodeID(t, s.ok("POST", "/api/canvas/node", map[string]any{"type": "markdown", "content": "x"}))
+}
+
+// The schema document is one object on every surface, built from the
+// validators' catalogs, and each node type's example creates a node.
+func TestSchemaDocument(t *testing.T) {
+	s := start(t, pmxcanvas.Options{})
+	code, doc, raw, _ := s.do("GET", "/api/canvas/schema", nil)
+	if code != 200 || doc["source"] != "running-server" || doc["ok"] != true {
+		t.Fatalf("GET /api/canvas/schema: %d %.200s", code, raw)
+	}
+	jr := doc["jsonRender"].(map[string]any)
+	if comps := jr["components"].([]any); len(comps) != 48 || len(doc["htmlPrimitives"].([]any)) != 19 {
+		t.Errorf("catalogs: %d components, %d primitives", len(comps), len(doc["htmlPrimitives"].([]any)))
+	}
+	// The Go package, MCP (legacy tool, composite and resource) say the same.
+	reg, _ := mcpapi.NewRegistry()
+	mcp := &mcpapi.Caller{Registry: reg, Invoker: s.Invoker(), DefaultCanvas: "main"}
+	var want any
+	_ = json.Unmarshal(raw, &want)
+	same := func(what, text string) {
+		var got any
+		if err := json.Unmarshal([]byte(text), &got); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s differs from GET /api/canvas/schema (%v)", what, err)
+		}
+	}
+	for tool, args := range map[string]mcpapi.Args{"canvas_describe_schema": {}, "canvas_render": {"action": "describe-schema"}} {
+		r := mcp.Call(context.Background(), tool, args)
+		if r.IsError {
+			t.Fatalf("%s: %s", tool, r.Text)
+		}
+		same(tool, r.Text)
+	}
+	res, ok := mcpapi.FindResource("canvas://schema")
+	if !ok {
+		t.Fatal("no canvas://schema")
+	}
+	text, err := res.Read(&mcpapi.Call{Ctx: context.Background(), Invoker: s.Invoker(), Canvas: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("canvas://schema", text)
+	goDoc, err := s.Canvas().Schema(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(goDoc)
+	same("pmxcanvas Schema", string(b))
+
+	// Validation over MCP is spec.validate: the same result and errors as
+	// POST /api/canvas/schema/validate (primitiveData is the tools' name
+	// for a primitive's data).
+	prim := map[string]any{"items": []any{map[string]any{"title": "A"}}}
+	r := mcp.Call(context.Background(), "canvas_validate_spec", mcpapi.Args{"type": "html-primitive", "kind": "choice-grid", "primitiveData": prim})
+	httpOut := s.ok("POST", "/api/canvas/schema/validate", map[string]any{"type": "html-primitive", "kind": "choice-grid", "data": prim})
+	hb, _ := json.Marshal(httpOut)
+	var a1, a2 any
+	_ = json.Unmarshal([]byte(r.Text), &a1)
+	_ = json.Unmarshal(hb, &a2)
+	if r.IsError || !reflect.DeepEqual(a1, a2) {
+		t.Errorf("canvas_validate_spec %s != HTTP %s", r.Text, hb)
+	}
+	r = mcp.Call(context.Background(), "canvas_render", mcpapi.Args{"action": "validate", "type": "graph", "graphType": "pi", "data": []any{}})
+	if !r.IsError || !strings.Contains(r.Text, "Unknown graph type") {
+		t.Errorf("canvas_render validate of a bad graph: %+v", r)
+	}
+	s.fails(400, "Unknown graph type", "POST", "/api/canvas/schema/validate", map[string]any{"type": "graph", "graphType": "pi", "data": []any{}})
+
+	// Each example creates its node (the image and the group's members
+	// made first).
+	s.write("docs/architecture.png", string(pngBytes(4, 3)))
+	a := nodeID(t, s.ok("POST", "/api/canvas/node", map[string]any{"type": "markdown", "content": "a"}))
+	c := nodeID(t, s.ok("POST", "/api/canvas/node", map[string]any{"type": "markdown", "content": "b"}))
+	for _, nt := range doc["nodeTypes"].([]any) {
+		e := nt.(map[string]any)
+		ex := e["example"].(map[string]any)
+		if e["type"] == "group" {
+			ex["childIds"] = []any{a, c}
+		}
+		s.ok("POST", e["endpoint"].(string), ex)
 	}
 }

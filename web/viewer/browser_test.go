@@ -27,7 +27,7 @@ import (
 )
 
 var (
-	update = flag.Bool("update", false, "write the reference screenshots into testdata/shots")
+	update = flag.Bool("update", false, "write the reference screenshots into docs/shots")
 	shots  = flag.String("shots", "", "also write a screenshot of every case into this directory")
 )
 
@@ -205,13 +205,13 @@ func (b *browser) until(what string, cond func() bool) {
 	}
 }
 
-// screenshot writes the page to testdata/shots/<name>.png with -update,
+// screenshot writes the page to docs/shots/<name>.png with -update,
 // and to the -shots directory when given.
 func (b *browser) screenshot(name string, reference bool) {
 	b.t.Helper()
 	var dirs []string
 	if *update && reference {
-		dirs = append(dirs, filepath.Join("testdata", "shots"))
+		dirs = append(dirs, filepath.Join("..", "..", "docs", "shots"))
 	}
 	if *shots != "" {
 		dirs = append(dirs, *shots)
