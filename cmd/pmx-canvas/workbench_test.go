@@ -34,6 +34,16 @@ func js(t *testing.T, page *rod.Page, body string) string {
 	return res.Value.JSON("", "")
 }
 
+// within polls cond for up to d and reports whether it held.
+func within(d time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(d); !cond(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
 // until polls cond until it holds or 10 s pass.
 func until(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -329,9 +339,16 @@ func TestWorkbenchPaletteMenusAndKeys(t *testing.T) {
 		t.Fatal("the palette or its highlight stayed")
 	}
 
-	// Ctrl+0 resets the view.
+	// Ctrl+0 resets the view. Under a loaded CI machine headless Chromium
+	// has once lost this chord (the view never moved in 10 s), so a second
+	// press is allowed; two lost presses still fail.
+	reset := func() bool { v := view(); return v["x"] == 0.0 && v["y"] == 0.0 }
 	chord(t, page, input.Digit0)
-	until(t, "the reset view", func() bool { v := view(); return v["x"] == 0.0 && v["y"] == 0.0 })
+	if !within(3*time.Second, reset) {
+		t.Log("Ctrl+0 not seen within 3 s; pressing it again")
+		chord(t, page, input.Digit0)
+	}
+	until(t, "the reset view", reset)
 
 	// The node menu: its items, and "Pin (exclude from auto-arrange)".
 	x, y, _ := box(t, page, fmt.Sprintf(`[data-node-id=%q] .node-body`, alpha))
