@@ -119,16 +119,6 @@ func (r SchemaRouting) Tool(typ string) (string, bool) {
 	return "", false
 }
 
-// NodeType returns the create schema of typ.
-func (d *SchemaDocument) NodeType(typ string) (SchemaNodeType, bool) {
-	for _, nt := range d.NodeTypes {
-		if nt.Type == typ {
-			return nt, true
-		}
-	}
-	return SchemaNodeType{}, false
-}
-
 // Field returns the named create field (or the one it is an alias of).
 func (nt SchemaNodeType) Field(name string) (SchemaField, bool) {
 	for _, f := range nt.Fields {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonobj"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
@@ -362,10 +363,7 @@ func runJSONRender(cmd *cobra.Command, _ []string) error {
 		examples := ordered{}
 		for _, c := range v.compInfo {
 			if len(c.Example) > 0 {
-				examples = append(examples, struct {
-					K string
-					V any
-				}{c.Name, c.Example})
+				examples = append(examples, jsonobj.KV{K: c.Name, V: c.Example})
 			}
 		}
 		return output(out, ordered{{"rootShape", v.rootShape}, {"examples", examples}})
@@ -434,12 +432,12 @@ func newPrimitiveSchemaCommand() *cobra.Command {
 // narrow a json-render or field view as node schema does.
 func typedHelp(cmd *cobra.Command) {
 	cmd.Flags().Bool("json", false, "with --help --type: print the type's create schema as JSON")
-	cmd.SetHelpFunc(func(c *cobra.Command, args []string) {
-		typedHelpFor(c, args, func(c *cobra.Command, args []string) { c.Parent().HelpFunc()(c, args) })
-	})
+	cmd.SetHelpFunc(typedHelpFor)
 }
 
-func typedHelpFor(c *cobra.Command, args []string, plain func(*cobra.Command, []string)) {
+func typedHelpFor(c *cobra.Command, args []string) {
+	// The help the command would have without this func: its parent's.
+	plain := c.Parent().HelpFunc()
 	typ := c.Flags().Lookup("type")
 	if typ == nil || !typ.Changed {
 		plain(c, args)

@@ -204,8 +204,8 @@ func TestSpecPatches(t *testing.T) {
 	}
 	s.fails(400, `Unknown graph type`, "PATCH", "/api/canvas/node/"+b, map[string]any{"graphType": "pi"})
 	s.fails(400, `field "data" must be an object, got array (an array of rows patches a graph node only)`,
-		"PATCH", "/api/canvas/node/"+ui0(t, s), map[string]any{"data": []any{map[string]any{"k": 1}}})
-	s.fails(400, `Field "sort" only applies to json-render and graph nodes`, "PATCH", "/api/canvas/node/"+ui0(t, s), map[string]any{"sort": "asc"})
+		"PATCH", "/api/canvas/node/"+markdownNode(t, s), map[string]any{"data": []any{map[string]any{"k": 1}}})
+	s.fails(400, `Field "sort" only applies to json-render and graph nodes`, "PATCH", "/api/canvas/node/"+markdownNode(t, s), map[string]any{"sort": "asc"})
 
 	ui := nodeID(t, s.ok("POST", "/api/canvas/json-render", map[string]any{"spec": map[string]any{"type": "Card", "props": map[string]any{"title": "A"}, "children": []any{}}}))
 	s.ok("PATCH", "/api/canvas/node/"+ui, map[string]any{"spec": map[string]any{"type": "Text", "props": map[string]any{"text": "B"}, "children": []any{}}})
@@ -264,8 +264,8 @@ func TestSpecValidate(t *testing.T) {
 	}
 }
 
-// ui0 creates a markdown node to patch.
-func ui0(t *testing.T, s *server) string {
+// markdownNode creates a markdown node to patch.
+func markdownNode(t *testing.T, s *server) string {
 	return nodeID(t, s.ok("POST", "/api/canvas/node", map[string]any{"type": "markdown", "content": "x"}))
 }
 
