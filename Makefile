@@ -109,6 +109,7 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./content/primitives/ | tee -a $(BENCHOUT)
 	@echo "== hosted content: a cold default web artifact (esbuild in-process, embedded React)" | tee -a $(BENCHOUT)
 	$(GO) test -run '^$$' -bench BuildDefault -benchtime 10x ./content/webartifact/ | tee -a $(BENCHOUT)
+	$(GO) test -run '^$$' -bench WebArtifactBuildOp -benchtime 10x ./tests/content/ | tee -a $(BENCHOUT)
 	@echo "== resident memory with 10,000 nodes (after seeding, and idle)" | tee -a $(BENCHOUT)
 	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -seed 10000 -rss -label rss10k | tee -a $(BENCHOUT)
 	@echo "== startup and idle memory" | tee -a $(BENCHOUT)

@@ -66,6 +66,10 @@ type Op struct {
 	// from its input fields (the reference's tools are written in
 	// surfaces/mcp; an operation added later needs only this).
 	MCP *MCPBinding
+	// Runs is how long a long-running operation (a build) may take; a
+	// surface whose request timeout is shorter waits this long instead.
+	// The handler bounds the work itself (its input's timeout).
+	Runs time.Duration
 	// Parks marks a read that may wait in its owner's mailbox (gate awaits,
 	// delivery claims) when its input asks to (see Parker). Surfaces give it
 	// a longer deadline and cancel it when the client goes away.

@@ -1,5 +1,7 @@
 package messages
 
+import "time"
+
 // contentOps are the workspace-content operations: refreshing file, image
 // and webpage nodes, the code graph between file nodes, and the
 // workspace's files. Those owned by OwnerWorkspace run in the caller's
@@ -105,6 +107,14 @@ var contentOps = []*Op{
 		NewInput: input[FrameDocumentGetInput](),
 		CLI:      &CLIBinding{Path: "frame-document get", Args: []string{"id"}},
 		HTTP:     []Route{{"GET", "/api/canvas/frame-documents/:id"}},
+	},
+	{
+		Name: "webartifact.build", Owner: OwnerWorkspace, Kind: Write, GoMethod: "BuildWebArtifact",
+		Runs:     WebArtifactMaxTimeout + time.Minute,
+		Summary:  "Bundle an agent's React sources (App.tsx, CSS, more files, npm deps) in-process with esbuild into one self-contained HTML file in the workspace, and show it as a web-artifact node.",
+		NewInput: input[WebArtifactBuildInput](),
+		CLI:      &CLIBinding{Path: "web-artifact build"},
+		HTTP:     []Route{{"POST", "/api/canvas/web-artifact"}},
 	},
 	{
 		Name: "graph.add", Owner: OwnerLayout, Kind: Write, Batch: true,

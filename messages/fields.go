@@ -300,9 +300,9 @@ func (op *Op) checkDeclared(in any) *Error {
 		switch {
 		case !ok:
 		case f.Min != nil && n < *f.Min:
-			return InvalidInput("invalid input for %s: field %q must be at least %v, got %v", op.Name, f.Name, *f.Min, n).With("field", f.Name)
+			return InvalidInput("invalid input for %s: field %q must be at least %s, got %s", op.Name, f.Name, plainNumber(*f.Min), plainNumber(n)).With("field", f.Name)
 		case f.Max != nil && n > *f.Max:
-			return InvalidInput("invalid input for %s: field %q must be at most %v, got %v", op.Name, f.Name, *f.Max, n).With("field", f.Name)
+			return InvalidInput("invalid input for %s: field %q must be at most %s, got %s", op.Name, f.Name, plainNumber(*f.Max), plainNumber(n)).With("field", f.Name)
 		}
 	}
 	return nil
@@ -331,3 +331,6 @@ func (f Field) number(in reflect.Value) (float64, bool) {
 func RequiredField(op, field string) *Error {
 	return InvalidInput("invalid input for %s: field %q is required", op, field).With("field", field)
 }
+
+// plainNumber formats a bound or a value as written (1800000, not 1.8e+06).
+func plainNumber(n float64) string { return strconv.FormatFloat(n, 'f', -1, 64) }

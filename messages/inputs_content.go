@@ -1,5 +1,7 @@
 package messages
 
+import "time"
+
 // Inputs of the workspace-content operations (file, image and webpage
 // nodes, the code graph, workspace files, markdown rendering).
 
@@ -188,3 +190,30 @@ type SpecValidation struct {
 	NormalizedPrimitive map[string]any `json:"normalizedPrimitive,omitempty"`
 	Summary             map[string]any `json:"summary"`
 }
+
+// WebArtifactBuildInput is the input of webartifact.build
+// (POST /api/canvas/web-artifact): an agent's React sources, bundled
+// in-process into one self-contained HTML file inside the workspace.
+type WebArtifactBuildInput struct {
+	Title            *string           `json:"title" doc:"Artifact title; also names the default paths (its slug)." pmx:"required,handler"`
+	AppTsx           *string           `json:"appTsx" doc:"Contents of src/App.tsx (default-exports the App component)." pmx:"required,handler"`
+	IndexCSS         *string           `json:"indexCss" doc:"Contents of src/index.css (imported by the default main.tsx)."`
+	MainTsx          *string           `json:"mainTsx" doc:"Contents of src/main.tsx (default: renders <App/> into #root)."`
+	IndexHTML        *string           `json:"indexHtml" doc:"Contents of index.html (default: a page with <div id=\"root\">)."`
+	Files            map[string]string `json:"files" cli:"-" doc:"More project files: project-relative path → contents (src/components/Chart.tsx)."`
+	Deps             []string          `json:"deps" doc:"npm packages (name[@version]) beyond React, installed with npm --ignore-scripts before bundling."`
+	ProjectPath      *string           `json:"projectPath" doc:"Project directory, inside the workspace (default .pmx-canvas/artifacts/.web-artifacts/<slug>)."`
+	OutputPath       *string           `json:"outputPath" doc:"Output HTML file, inside the workspace (default .pmx-canvas/artifacts/<slug>.html)."`
+	OpenInCanvas     *bool             `json:"openInCanvas" cli:"-" doc:"Show the artifact as a canvas node (default true); a node already showing this output path is updated in place."`
+	IncludeLogs      *bool             `json:"includeLogs" doc:"Add the build's output as stdout and stderr to the reply."`
+	InitScriptPath   *string           `json:"initScriptPath" doc:"Not supported: this server bundles in-process with esbuild and runs no init script; a value is refused."`
+	BundleScriptPath *string           `json:"bundleScriptPath" doc:"Not supported: this server bundles in-process with esbuild and runs no bundle script; a value is refused."`
+	TimeoutMs        *float64          `json:"timeoutMs" min:"1" max:"1800000" doc:"Build timeout in milliseconds, npm install included (default 600000, at most 1800000)."`
+}
+
+// Web artifact build timeouts: the default (the reference's 600 000 ms)
+// and the most timeoutMs may ask for.
+const (
+	WebArtifactDefaultTimeout = 10 * time.Minute
+	WebArtifactMaxTimeout     = 30 * time.Minute
+)

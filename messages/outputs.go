@@ -60,6 +60,7 @@ var outputs = map[string]func() any{
 	"open-external":         output[OpenedExternal](),
 	"surface.get":           output[Blob](),
 	"graph.add":             output[NodeResult](),
+	"webartifact.build":     output[WebArtifactBuilt](),
 	"jsonrender.view":       output[Blob](),
 	"jsonrender.add":        output[NodeResult](),
 	"spec.validate":         output[SpecValidation](),

@@ -99,3 +99,37 @@ type StreamResult struct {
 
 // SetRevision records the revision the write produced.
 func (r *StreamResult) SetRevision(rev uint64) { r.Revision = rev }
+
+// WebArtifactBuilt is the reply of webartifact.build. Paths are absolute;
+// ID is set only when the build created a node, NodeID whenever a node
+// shows the artifact (created or updated), else null.
+type WebArtifactBuilt struct {
+	OK             bool                `json:"ok"`
+	Path           string              `json:"path"`
+	Bytes          int                 `json:"bytes"`
+	ProjectPath    string              `json:"projectPath"`
+	OpenedInCanvas bool                `json:"openedInCanvas"`
+	StartedAt      string              `json:"startedAt"`
+	CompletedAt    string              `json:"completedAt"`
+	DurationMs     int64               `json:"durationMs"`
+	TimeoutMs      int64               `json:"timeoutMs"`
+	ID             string              `json:"id,omitempty"`
+	NodeID         *string             `json:"nodeId"`
+	URL            string              `json:"url"`
+	Metadata       WebArtifactMetadata `json:"metadata"`
+	Logs           []string            `json:"logs"`
+	Stdout         *string             `json:"stdout,omitempty"`
+	Stderr         *string             `json:"stderr,omitempty"`
+}
+
+// WebArtifactMetadata describes a built artifact's sources (what its node
+// data carries too).
+type WebArtifactMetadata struct {
+	Title           string   `json:"title"`
+	Slug            string   `json:"slug"`
+	Builder         string   `json:"builder"`
+	SourceFiles     []string `json:"sourceFiles"`
+	SourceFileCount int      `json:"sourceFileCount"`
+	SourcePreview   string   `json:"sourcePreview"`
+	Deps            []string `json:"deps"`
+}

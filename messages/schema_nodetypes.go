@@ -12,7 +12,7 @@ import "encoding/json"
 var SchemaTools = []string{
 	"canvas_add_node", "canvas_add_html_node", "canvas_add_html_primitive", "canvas_add_json_render_node",
 	"canvas_stream_json_render_node", "canvas_add_graph_node", "canvas_create_group", "canvas_update_node",
-	"canvas_fit_view", "canvas_describe_schema", "canvas_validate_spec",
+	"canvas_fit_view", "canvas_describe_schema", "canvas_validate_spec", "canvas_build_web_artifact",
 }
 
 // SchemaResources are the MCP resources the schema points to.
@@ -39,6 +39,7 @@ var SchemaNodeRouting = SchemaRouting{
 	{"group", "canvas_create_group"},
 	{"json-render", "canvas_add_json_render_node"},
 	{"graph", "canvas_add_graph_node"},
+	{"web-artifact", "canvas_build_web_artifact"},
 }
 
 func sf(name, typ string, required bool, desc string, aliases ...string) SchemaField {
@@ -97,7 +98,7 @@ var chartFields = []SchemaField{
 }
 
 // SchemaNodeTypes are the create schemas, in the reference's order (the
-// app types external-app and web-artifact join with their operations).
+// app type external-app joins with its operation).
 var SchemaNodeTypes = []SchemaNodeType{
 	nodeType("markdown", "A markdown note.", nodeEndpoint, "canvas_add_node",
 		fields([]SchemaField{sf("title", "string", false, "Node title."), sf("content", "string", false, "Markdown text.")}, sfGeometry),
@@ -202,4 +203,20 @@ var SchemaNodeTypes = []SchemaNodeType{
 		`{"graphType":"bar","title":"Build minutes","data":[{"day":"Mon","minutes":12},{"day":"Tue","minutes":9}],"xKey":"day","yKey":"minutes"}`,
 		"Default size 760×520; height is the plot, nodeHeight the frame.",
 		"An unknown graphType is refused, listing the 12 kinds."),
+	nodeType("web-artifact", "A React app (App.tsx) bundled by the server into one self-contained HTML file in the workspace.", "/api/canvas/web-artifact", "canvas_build_web_artifact",
+		[]SchemaField{sf("title", "string", true, "Artifact title; names the default paths."),
+			sf("appTsx", "string", true, "Contents of src/App.tsx (default-exports the App component).", "app-file", "app-tsx", "stdin"),
+			sf("indexCss", "string", false, "Contents of src/index.css.", "index-css-file", "index-css"),
+			sf("mainTsx", "string", false, "Contents of src/main.tsx.", "main-file", "main-tsx"),
+			sf("indexHtml", "string", false, "Contents of index.html.", "index-html-file", "index-html"),
+			sf("files", "Record<string, string>", false, "More project files by project-relative path."),
+			sf("deps", "string[]", false, "npm packages beyond React, installed with npm --ignore-scripts."),
+			sf("projectPath", "string", false, "Project directory inside the workspace.", "project-path"),
+			sf("outputPath", "string", false, "Output HTML file inside the workspace.", "output-path"),
+			sf("openInCanvas", "boolean", false, "Show the artifact as a node (default true)."),
+			sf("includeLogs", "boolean", false, "Add the build output as stdout/stderr.", "include-logs", "verbose"),
+			sf("timeoutMs", "number", false, "Build timeout in milliseconds (default 600000).", "timeout-ms")},
+		`{"title":"Counter","appTsx":"import { useState } from 'react'\nexport default function App() {\n  const [n, setN] = useState(0)\n  return <button onClick={() => setN(n + 1)}>clicked {n} times</button>\n}\n"}`,
+		"Bundled in-process with esbuild (React 19 built in); node type mcp-app, kind web-artifact, 960×720.",
+		"A build error is a 400 with esbuild's file:line:col messages; a rebuild to the same outputPath updates that node."),
 }

@@ -328,6 +328,14 @@ func (c *Canvas) FrameDocumentGet(ctx context.Context, in *messages.FrameDocumen
 	return runOp[messages.Blob](ctx, c, "frame-document.get", in)
 }
 
+// BuildWebArtifact runs webartifact.build (POST /api/canvas/web-artifact):
+// Bundle an agent's React sources (App.tsx, CSS, more files, npm deps)
+// in-process with esbuild into one self-contained HTML file in the workspace,
+// and show it as a web-artifact node.
+func (c *Canvas) BuildWebArtifact(ctx context.Context, in *messages.WebArtifactBuildInput) (*messages.WebArtifactBuilt, error) {
+	return runOp[messages.WebArtifactBuilt](ctx, c, "webartifact.build", in)
+}
+
 // GraphAdd runs graph.add (POST /api/canvas/graph): Create a chart node from
 // rows of data (12 chart types); the node stores the json-render spec the
 // viewer draws.

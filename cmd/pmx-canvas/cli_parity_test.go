@@ -52,7 +52,7 @@ func (s *paritySide) expand(text string) string {
 }
 
 var (
-	cliParityID = regexp.MustCompile(`\b(node|graph|ui|edge|group|snap|work|appr|rev|elic|mode|evt|evd|steer|mut|ann)-[0-9a-z]+-[0-9a-z]+\b`)
+	cliParityID = regexp.MustCompile(`\b(node|graph|ui|edge|group|snap|work|appr|rev|elic|mode|evt|evd|steer|mut|ann|artifact)-[0-9a-z]+-[0-9a-z]+\b`)
 	cliParityTS = regexp.MustCompile(`(\d{4}-\d\d-\d\dT)?\d\d:\d\d:\d\d(\.\d+)?Z?`)
 )
 
@@ -256,6 +256,12 @@ func TestCLIHTTPParity(t *testing.T) {
 		{cli: []string{"validate", "spec", "--type", "graph", "--graph-type", "bar", "--data", `[{"t":"a","n":1}]`},
 			method: "POST", path: "/api/canvas/schema/validate", body: `{"type":"graph","graphType":"bar","data":[{"t":"a","n":1}]}`},
 		{cli: []string{"node", "schema"}, method: "GET", path: "/api/canvas/schema"},
+		{cli: []string{"web-artifact", "build", "--title", "Parity", "--app-tsx", "export default () => <p>hi</p>", "--no-open-in-canvas"},
+			method: "POST", path: "/api/canvas/web-artifact",
+			body: `{"title":"Parity","appTsx":"export default () => <p>hi</p>","openInCanvas":false}`, mask: []string{"durationMs"}},
+		{cli: []string{"node", "add", "--type", "web-artifact", "--title", "Parity", "--app-tsx", "export default () => <p>hi</p>"},
+			method: "POST", path: "/api/canvas/web-artifact",
+			body: `{"title":"Parity","appTsx":"export default () => <p>hi</p>"}`, mask: []string{"durationMs"}},
 		{cli: []string{"frame-document", "create", "--html", "<p>f</p>"}, method: "POST", path: "/api/canvas/frame-documents",
 			body: `{"html":"<p>f</p>"}`, mask: []string{"url"}},
 

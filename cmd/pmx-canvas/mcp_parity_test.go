@@ -156,7 +156,7 @@ var paritySteps = []struct{ tool, args string }{
 }
 
 var (
-	parityID        = regexp.MustCompile(`\b(node|group|edge|work|appr|elic|mode|rev|evt|evd|steer|snap|mut|ann|ui|graph)-[a-z]*[0-9][a-z0-9]*(?:-[a-z0-9]{2,})?\b`)
+	parityID        = regexp.MustCompile(`\b(node|group|edge|work|appr|elic|mode|rev|evt|evd|steer|snap|mut|ann|ui|graph|artifact)-[a-z]*[0-9][a-z0-9]*(?:-[a-z0-9]{2,})?\b`)
 	parityTimestamp = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z`)
 	parityClock     = regexp.MustCompile(`\[\d\d:\d\d:\d\d\]`)
 	paritySession   = regexp.MustCompile(`pmx-[a-z0-9]{6,}`)
@@ -164,6 +164,9 @@ var (
 	// (the page shows the session id).
 	parityPort  = regexp.MustCompile(`127\.0\.0\.1:\d+`)
 	parityBytes = regexp.MustCompile(`"bytes": \d+`)
+	// Each side has its own workspace, and a build its own duration.
+	parityWorkspace = regexp.MustCompile(`(/|%2F)tmp(/|%2F)TestMCPLocalAndRemoteAgree[0-9]+(/|%2F)00[0-9]`)
+	parityDuration  = regexp.MustCompile(`"durationMs": \d+`)
 )
 
 // paritySession remembers one session's ids by order of appearance.
@@ -194,6 +197,8 @@ func (p *parityIDs) normalize(text string) string {
 	text = parityClock.ReplaceAllString(text, "[hh:mm:ss]")
 	text = parityPort.ReplaceAllString(text, "127.0.0.1:<port>")
 	text = parityBytes.ReplaceAllString(text, `"bytes": <n>`)
+	text = parityWorkspace.ReplaceAllString(text, "<workspace>")
+	text = parityDuration.ReplaceAllString(text, `"durationMs": <n>`)
 	return paritySession.ReplaceAllString(text, "<session>")
 }
 

@@ -1,7 +1,7 @@
 package cli
 
-// Commands whose server operations arrive with later work: apps (web
-// artifacts, external apps, diagrams) and the bundled Copilot extension. Each keeps the reference's flags and help and fails with
+// Commands whose server operations arrive with later work: apps (external
+// apps, diagrams) and the bundled Copilot extension. Each keeps the reference's flags and help and fails with
 // {"error":"<command>: not available yet","hint":...} and exit 1, without
 // contacting the server. When an operation lands, give its command a RunE
 // that invokes it.
@@ -14,14 +14,12 @@ import (
 
 // Later capabilities (what a command waits for).
 const (
-	laterApps    = "apps (web artifacts, external apps, diagrams)"
+	laterApps    = "apps (external apps, diagrams)"
 	laterCopilot = "the bundled Copilot extension"
 )
 
 // laterOf maps the node types node add cannot create yet.
-var laterOf = map[string]string{
-	"web-artifact": laterApps,
-}
+var laterOf = map[string]string{}
 
 // notAvailable is the failure of a command this build cannot run yet.
 func notAvailable(command, capability string) error {
@@ -43,7 +41,7 @@ func later(use, short, example, capability string) *cobra.Command {
 func init() {
 	handCommands = append(handCommands, func(agents *cobra.Command, _ *ioStreams) {
 		for _, c := range []*cobra.Command{
-			newHTMLCommand(), newWebArtifactCommand(),
+			newHTMLCommand(),
 			newExternalAppCommand(), newDiagramCommand(), newCopilotCommand(),
 		} {
 			under(agents, "", c)
@@ -69,44 +67,6 @@ func newHTMLCommand() *cobra.Command {
 	primitive := newGroup("primitive", "HTML primitives: generated HTML surfaces from a data object",
 		examples("pmx-canvas html primitive schema --summary"), add, schema)
 	return newGroup("html", "HTML surfaces", examples("pmx-canvas html primitive add --kind flowchart --data-file ./flow.json"), primitive)
-}
-
-// webArtifactFlags are the web-artifact build flags (also on node add for
-// --type web-artifact).
-var webArtifactFlags = []string{"app-file", "app-tsx", "index-css-file", "index-css", "main-file", "main-tsx",
-	"index-html-file", "index-html", "project-path", "output-path", "init-script-path", "bundle-script-path",
-	"deps", "no-open-in-canvas", "include-logs", "verbose", "timeout-ms"}
-
-func addWebArtifactFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
-	for _, n := range webArtifactFlags {
-		switch n {
-		case "deps":
-			f.String(n, "", "web-artifact: npm dependencies, CSV or a JSON array")
-		case "no-open-in-canvas":
-			f.Bool(n, false, "web-artifact: build without opening a node")
-		case "include-logs":
-			f.Bool(n, false, "web-artifact: include the build logs")
-		case "verbose":
-			f.Bool(n, false, "alias of --include-logs")
-		case "timeout-ms":
-			addNumber(cmd, n, "", "web-artifact: build timeout", "Use a positive number, e.g. --timeout-ms 600000", true, false)
-		default:
-			f.String(n, "", "web-artifact: "+n)
-		}
-	}
-}
-
-func newWebArtifactCommand() *cobra.Command {
-	build := later("build", "Build a bundled HTML web artifact and optionally open it on the canvas",
-		examples(
-			`pmx-canvas web-artifact build --title "Dashboard" --app-file ./App.tsx`,
-			`pmx-canvas web-artifact build --title "Dashboard" --app-file ./App.tsx --deps recharts,zod --include-logs`,
-		), laterApps)
-	build.Flags().String("title", "", "title (required)")
-	build.Flags().Bool("stdin", false, "read App.tsx from stdin")
-	addWebArtifactFlags(build)
-	return newGroup("web-artifact", "Bundled web artifacts", examples(`pmx-canvas web-artifact build --title "Dashboard" --app-file ./App.tsx`), build)
 }
 
 func addExternalAppFlags(cmd *cobra.Command) {

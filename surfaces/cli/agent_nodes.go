@@ -31,8 +31,8 @@ Content goes to --content (webpage: --url; image: --path; html: --html or
 --child-layout and --color.
 
 Flags of another type are refused (--graph-type on a markdown node).
-web-artifact nodes are not available in this build yet; mcp-app nodes are
-created by their app commands.`,
+--type web-artifact runs web-artifact build (its flags: --app-file, ...);
+mcp-app nodes are created by their app commands.`,
 			example: []string{
 				`pmx-canvas node add --type markdown --title "Design Doc" --content "# Overview"`,
 				`pmx-canvas node add --type status --title "Build" --content "passing"`,
@@ -59,6 +59,12 @@ created by their app commands.`,
 				typedHelp(cmd)
 			},
 			prepare: prepareNodeAdd,
+			run: func(c *opCall) error {
+				if c.op == "webartifact.build" {
+					return runWebArtifact(c)
+				}
+				return c.sendAndPrint()
+			},
 		},
 		"node.get": {
 			short: "Get a node by ID",
@@ -224,6 +230,8 @@ func prepareNodeAdd(c *opCall) error {
 		return prepareGraphFromNodeAdd(c)
 	case typ == "json-render":
 		return prepareJSONRenderFromNodeAdd(c)
+	case typ == "web-artifact":
+		return prepareWebArtifactFromNodeAdd(c)
 	case laterOf[typ] != "":
 		return notAvailable("node add --type "+typ, laterOf[typ])
 	case typ == "mcp-app":

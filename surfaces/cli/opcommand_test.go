@@ -217,6 +217,7 @@ var reachExtra = map[string][]string{
 	"webview.evaluate":   {"--expression", "1"},
 	"webview.resize":     {"--width", "1", "--height", "1"},
 	"webview.screenshot": {"--output", "{shot}"},
+	"webartifact.build":  {"--app-tsx", "export default () => null"},
 }
 
 // TestEveryOperationIsReachable runs each catalog operation's command and

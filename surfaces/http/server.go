@@ -237,7 +237,7 @@ func (s *Server) operation(op *messages.Op) fiber.Handler {
 				return writeError(c, err)
 			}
 		}
-		timeout := s.opts.RequestTimeout
+		timeout := max(s.opts.RequestTimeout, op.Runs)
 		parks := op.Parks && parking(env)
 		if parks {
 			timeout += messages.AxWaitMax

@@ -144,7 +144,7 @@ func TestResourceList(t *testing.T) {
 	if _, ok := mcpapi.FindResource("canvas://nope"); ok {
 		t.Fatal("unknown URI found")
 	}
-	if !strings.HasSuffix(fixed[0].Description, `Routing: markdown: canvas_add_node, status: canvas_add_node, context: canvas_add_node, ledger: canvas_add_node, trace: canvas_add_node, file: canvas_add_node, image: canvas_add_node, webpage: canvas_add_node, html: canvas_node (action:"add", type:"html"), html-primitive: canvas_node (action:"add", type:"html", primitive), mcp-app: canvas_add_node, diff: canvas_add_node, mermaid: canvas_add_node, group: canvas_create_group, json-render: canvas_add_json_render_node, graph: canvas_add_graph_node`) {
+	if !strings.HasSuffix(fixed[0].Description, `Routing: markdown: canvas_add_node, status: canvas_add_node, context: canvas_add_node, ledger: canvas_add_node, trace: canvas_add_node, file: canvas_add_node, image: canvas_add_node, webpage: canvas_add_node, html: canvas_node (action:"add", type:"html"), html-primitive: canvas_node (action:"add", type:"html", primitive), mcp-app: canvas_add_node, diff: canvas_add_node, mermaid: canvas_add_node, group: canvas_create_group, json-render: canvas_add_json_render_node, graph: canvas_add_graph_node, web-artifact: canvas_build_web_artifact`) {
 		t.Fatalf("schema description: %s", fixed[0].Description)
 	}
 }
@@ -416,7 +416,7 @@ func TestSchemaResource(t *testing.T) {
 			}
 		}
 	}
-	if !reflect.DeepEqual(types, []any{"markdown", "status", "context", "ledger", "trace", "file", "image", "webpage", "html", "html-primitive", "mcp-app", "diff", "mermaid", "group", "json-render", "graph"}) {
+	if !reflect.DeepEqual(types, []any{"markdown", "status", "context", "ledger", "trace", "file", "image", "webpage", "html", "html-primitive", "mcp-app", "diff", "mermaid", "group", "json-render", "graph", "web-artifact"}) {
 		t.Fatalf("node types: %v", types)
 	}
 	webpage := obj(list(m["nodeTypes"])[7])
@@ -433,11 +433,11 @@ func TestSchemaResource(t *testing.T) {
 	}
 	mcp := obj(m["mcp"])
 	tools := list(mcp["tools"])
-	if !reflect.DeepEqual(tools, []any{"canvas_add_node", "canvas_add_html_node", "canvas_add_html_primitive", "canvas_add_json_render_node", "canvas_stream_json_render_node", "canvas_add_graph_node", "canvas_create_group", "canvas_update_node", "canvas_fit_view", "canvas_describe_schema", "canvas_validate_spec"}) {
+	if !reflect.DeepEqual(tools, []any{"canvas_add_node", "canvas_add_html_node", "canvas_add_html_primitive", "canvas_add_json_render_node", "canvas_stream_json_render_node", "canvas_add_graph_node", "canvas_create_group", "canvas_update_node", "canvas_fit_view", "canvas_describe_schema", "canvas_validate_spec", "canvas_build_web_artifact"}) {
 		t.Fatalf("schema tools (available ones only): %v", tools)
 	}
 	routing := obj(mcp["nodeTypeRouting"])
-	if routing["html"] != `canvas_node (action:"add", type:"html")` || routing["group"] != "canvas_create_group" || len(routing) != 16 {
+	if routing["html"] != `canvas_node (action:"add", type:"html")` || routing["group"] != "canvas_create_group" || len(routing) != 17 {
 		t.Fatalf("routing: %v", routing)
 	}
 	if !reflect.DeepEqual(mcp["resources"], []any{"canvas://schema"}) {

@@ -25,6 +25,12 @@ func ltNum(desc string) Obj  { return Obj{{"type", "number"}, {"description", de
 func ltBool(desc string) Obj { return Obj{{"type", "boolean"}, {"description", desc}} }
 func ltAny(desc string) Obj  { return Obj{{"description", desc}} }
 
+// ltTimeout is a timeoutMs field, bounded as webartifact.build's is (so
+// canvas_app advertises one type for it).
+func ltTimeout(desc string) Obj {
+	return Obj{{"type", "number"}, {"minimum", 1}, {"maximum", 1800000}, {"description", desc}}
+}
+
 func ltEnum(values []string, desc string) Obj {
 	return Obj{{"type", "string"}, {"enum", values}, {"description", desc}}
 }
@@ -215,7 +221,7 @@ func init() {
 				ltTyped("y", ltNum("World y; auto-placed when absent.")),
 				ltTyped("width", ltNum("Frame width (default 720).")),
 				ltTyped("height", ltNum("Frame height (default 500).")),
-				ltTyped("timeoutMs", ltNum("Request timeout for the external server, in milliseconds.")),
+				ltTyped("timeoutMs", ltTimeout("Request timeout for the external server, in milliseconds.")),
 				ltReq("transport", transport),
 			},
 			Later: laterApps,
@@ -232,32 +238,17 @@ func init() {
 				ltOpt("y", ltNum("World y; auto-placed when absent.")),
 				ltOpt("width", ltNum("Frame width (default 720).")),
 				ltOpt("height", ltNum("Frame height (default 500).")),
-				ltOpt("timeoutMs", ltNum("Request timeout for the hosted app (cold starts can be slow), in milliseconds.")),
+				ltOpt("timeoutMs", ltTimeout("Request timeout for the hosted app (cold starts can be slow), in milliseconds.")),
 			},
 			Later: laterApps,
 		},
 		&Tool{
 			Name: "canvas_build_web_artifact",
 			Description: "Bundle a small React + Tailwind project (App.tsx plus optional CSS, entry, HTML, extra files and npm deps) into " +
-				"one self-contained HTML file inside the workspace, and by default open it as a canvas node. The first build in a " +
-				"workspace can take minutes. Returns the output path, size, timings and the node id when one was opened.",
-			Fields: []Field{
-				ltReq("title", ltStr("Artifact title; also names the default paths.")),
-				ltReq("appTsx", ltStr("Contents of src/App.tsx.")),
-				ltOpt("indexCss", ltStr("Contents of src/index.css.")),
-				ltOpt("mainTsx", ltStr("Contents of src/main.tsx.")),
-				ltOpt("indexHtml", ltStr("Contents of index.html.")),
-				ltOpt("files", ltRecordOf(Obj{{"type", "string"}}).With("description", "Extra project files: relative path → contents.")),
-				ltOpt("deps", ltStrings("npm packages to install before bundling.")),
-				ltOpt("projectPath", ltStr("Project directory, relative to the workspace and inside it.")),
-				ltOpt("outputPath", ltStr("Output HTML file, relative to the workspace and inside it.")),
-				ltOpt("openInCanvas", ltBool("Open the artifact as a canvas node (default true).")),
-				ltOpt("includeLogs", ltBool("Add the build's stdout and stderr to the result (default false).")),
-				ltOpt("initScriptPath", ltStr("Override of the project init script (tests; must be inside the workspace).")),
-				ltOpt("bundleScriptPath", ltStr("Override of the bundle script (tests; must be inside the workspace).")),
-				ltOpt("timeoutMs", ltNum("Timeout of the init and bundle commands, in milliseconds.")),
-			},
-			Later: laterApps,
+				"one self-contained HTML file inside the workspace (esbuild, in-process; extra deps are installed with npm), and by " +
+				"default open it as a canvas node. Returns the output path, size, timings and the node id when one was opened.",
+			Fields: opFields("webartifact.build", required("title", "appTsx")),
+			Op:     "webartifact.build",
 		},
 
 		// Composites (§6).
@@ -282,8 +273,7 @@ func init() {
 			Name: "canvas_app",
 			Description: "Put an app on the canvas. open-mcp-app calls a tool on an external MCP server (toolName, transport) and shows " +
 				"its ui:// app; diagram opens the hosted Excalidraw app with elements; build-artifact bundles React/Tailwind sources " +
-				"(title, appTsx, ...) into one HTML file and opens it. nodeId refreshes an existing app or diagram node in place. " +
-				"Builds can take minutes on a cold workspace.",
+				"(title, appTsx, ...) into one HTML file and opens it. nodeId refreshes an existing app or diagram node in place.",
 			Discriminators: []Discriminator{{Name: "action",
 				Values:      []string{"open-mcp-app", "diagram", "build-artifact"},
 				Description: "Operation to perform: open-mcp-app | diagram | build-artifact."}},
@@ -292,7 +282,6 @@ func init() {
 				{Name: "diagram", Tool: "canvas_add_diagram"},
 				{Name: "build-artifact", Tool: "canvas_build_web_artifact"},
 			},
-			Later: laterApps,
 		},
 		// Hand-written tools (§7.13, §7.15).
 		&Tool{

@@ -19,10 +19,8 @@ func TestLaterToolsAreNotAvailableYet(t *testing.T) {
 	}{
 		{"canvas_open_mcp_app", `{"toolName":"t","transport":{"type":"http","url":"http://x"}}`, "canvas_open_mcp_app"},
 		{"canvas_add_diagram", `{"elements":"[]"}`, "canvas_add_diagram"},
-		{"canvas_build_web_artifact", `{"title":"A","appTsx":"x"}`, "canvas_build_web_artifact"},
 		{"canvas_app", `{"action":"open-mcp-app"}`, "canvas_app"},
 		{"canvas_app", `{"action":"diagram","elements":[]}`, "canvas_app"},
-		{"canvas_app", `{"action":"build-artifact","title":"A"}`, "canvas_app"},
 	}
 	for _, c := range cases {
 		h.fails(c.tool, c.args, c.want+": not available yet")
@@ -185,6 +183,8 @@ var webviewTools = map[string]bool{
 	"canvas_describe_schema":         true, // schema.describe
 	"canvas_validate_spec":           true, // spec.validate
 	"canvas_render":                  true, // all five actions
+	"canvas_build_web_artifact":      true, // webartifact.build
+	"canvas_app":                     true, // build-artifact (open-mcp-app and diagram: see TestLaterToolsAreNotAvailableYet)
 }
 
 func TestLaterToolDescriptions(t *testing.T) {

@@ -122,3 +122,15 @@ func BenchmarkSurfaceDocument(b *testing.B) {
 		invoke(b, srv, "surface.get", map[string]any{"id": n.ID, "theme": "light", "axToken": "ax-1", "frameToken": "f-1"})
 	}
 }
+
+// BenchmarkWebArtifactBuildOp is webartifact.build end to end through the
+// server: a fresh title each op (a cold project directory), bundling,
+// writing the HTML and placing the node durably.
+func BenchmarkWebArtifactBuildOp(b *testing.B) {
+	srv, _ := benchServer(b)
+	app := "import { useState } from 'react'\nexport default function App() {\n  const [n, setN] = useState(0)\n  return <button onClick={() => setN(n + 1)}>{n}</button>\n}\n"
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		invoke(b, srv, "webartifact.build", map[string]any{"title": fmt.Sprintf("Bench %d", i), "appTsx": app})
+	}
+}

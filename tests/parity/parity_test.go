@@ -399,7 +399,9 @@ func viaCLI(root *cobra.Command, base string, op *messages.Op, bc badCase) (answ
 	var e struct {
 		Error string `json:"error"`
 	}
-	if json.Unmarshal(bytes.TrimSpace(errOut.Bytes()), &e) != nil {
+	// The error is the last line; progress lines (web-artifact build) come first.
+	lines := bytes.Split(bytes.TrimSpace(errOut.Bytes()), []byte("\n"))
+	if json.Unmarshal(lines[len(lines)-1], &e) != nil {
 		e.Error = strings.TrimSpace(errOut.String())
 	}
 	return answer{class: 4, text: e.Error}, true
