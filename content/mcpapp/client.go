@@ -85,11 +85,13 @@ type Client struct {
 	closeOnce sync.Once
 
 	// stdio only.
-	cmd    *exec.Cmd
-	pid    int
-	stdout *os.File
-	stderr *tailBuffer
-	exited chan struct{}
+	cmd        *exec.Cmd
+	pid        int
+	stdout     *os.File
+	stderr     *tailBuffer
+	stderrPipe *os.File
+	stderrDone chan struct{}
+	exited     chan struct{}
 }
 
 // Dial validates t, starts or connects to the server and performs the
@@ -156,39 +158,59 @@ func Dial(ctx context.Context, t Transport, o Options) (*Client, error) {
 }
 
 // startStdio spawns the command with pipes we own, so we, not mcp-go, wait
-// for the process and learn how it ended.
+// for the process and learn how it ended, and so a grandchild that keeps a
+// pipe open cannot hold up noticing the server's exit.
 func (c *Client) startStdio(t Transport, o Options) (transport.Interface, error) {
 	cmd := exec.Command(t.Command, t.Args...)
 	cmd.Dir = t.Cwd
 	cmd.Env = append(os.Environ(), envList(t.Env)...)
 	setProcessGroup(cmd)
-	cmd.WaitDelay = 2 * time.Second
 
-	inR, inW, err := os.Pipe()
-	if err != nil {
+	var files []*os.File // every pipe end, closed on failure
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	fail := func(err error) (transport.Interface, error) {
+		for _, f := range files {
+			f.Close()
+		}
 		return nil, fmt.Errorf("start the app server %q: %w", t.Command, err)
 	}
-	outR, outW, err := os.Pipe()
+	inR, inW, err := pipe()
 	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, fmt.Errorf("start the app server %q: %w", t.Command, err)
+		return fail(err)
 	}
-	c.stderr = newTailBuffer(o.StderrLimit)
-	cmd.Stdin, cmd.Stdout = inR, outW
-	cmd.Stderr = c.stderr
-	if o.Stderr != nil {
-		cmd.Stderr = io.MultiWriter(c.stderr, o.Stderr)
+	outR, outW, err := pipe()
+	if err != nil {
+		return fail(err)
 	}
-	err = cmd.Start()
+	errR, errW, err := pipe()
+	if err != nil {
+		return fail(err)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := cmd.Start(); err != nil {
+		return fail(err)
+	}
 	inR.Close()
 	outW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		return nil, fmt.Errorf("start the app server %q: %w", t.Command, err)
+	errW.Close()
+
+	c.stderr = newTailBuffer(o.StderrLimit)
+	var sink io.Writer = c.stderr
+	if o.Stderr != nil {
+		sink = io.MultiWriter(c.stderr, o.Stderr)
 	}
-	c.cmd, c.pid, c.stdout = cmd, cmd.Process.Pid, outR
+	c.stderrDone = make(chan struct{})
+	go func() {
+		_, _ = io.Copy(sink, errR)
+		close(c.stderrDone)
+	}()
+	c.cmd, c.pid, c.stdout, c.stderrPipe = cmd, cmd.Process.Pid, outR, errR
 	c.exited = make(chan struct{})
 	go c.waitProcess()
 	return transport.NewIO(outR, inW, nil), nil
@@ -213,8 +235,15 @@ func envList(env map[string]string) []string {
 func (c *Client) waitProcess() {
 	err := c.cmd.Wait()
 	killGroup(c.pid, true)
-	close(c.exited)
+	// With the group gone the stderr pipe ends; wait briefly for its last
+	// lines, which usually say why the server died.
+	select {
+	case <-c.stderrDone:
+	case <-time.After(time.Second):
+	}
+	c.stderrPipe.Close()
 	c.stdout.Close()
+	close(c.exited)
 	status := "exit status 0"
 	if err != nil {
 		status = err.Error()
