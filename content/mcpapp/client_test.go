@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -278,9 +279,19 @@ func waitDone(t *testing.T, c *mcpapp.Client, within time.Duration) {
 	}
 }
 
-// processGone reports whether no process pid exists any more.
+// processGone reports whether process pid no longer runs: it does not
+// exist, or (on Linux) it is a zombie waiting for init to reap it.
 func processGone(pid int) bool {
-	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+		return true
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the parenthesised command name.
+	rest := stat[bytes.LastIndexByte(stat, ')')+1:]
+	return len(bytes.TrimSpace(rest)) > 0 && bytes.TrimSpace(rest)[0] == 'Z'
 }
 
 func TestStdioServerKilled(t *testing.T) {
@@ -389,7 +400,7 @@ func TestCloseKillsGrandchildren(t *testing.T) {
 	c.Close()
 	deadline = time.Now().Add(3 * time.Second)
 	for !processGone(grandchild) {
-		// It is reaped by init once killed; give that a moment.
+		// Killed, it waits for init to reap it; a zombie counts as gone.
 		if time.Now().After(deadline) {
 			t.Fatalf("grandchild %d survived Close", grandchild)
 		}
@@ -605,5 +616,31 @@ func TestListsFollowPagination(t *testing.T) {
 	}
 	if cursors != 4 {
 		t.Errorf("%d requests with a cursor, want 4 (two more pages each)", cursors)
+	}
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	for _, tc := range transports(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			c := dial(t, tc.tr, mcpapp.Options{Timeout: 10 * time.Second})
+			var wg sync.WaitGroup
+			errs := make(chan error, 20)
+			for range 20 {
+				wg.Go(func() {
+					if _, err := c.CallTool(context.Background(), "increment", nil); err != nil {
+						errs <- err
+					}
+				})
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Error(err)
+			}
+			raw, err := c.CallTool(context.Background(), "increment", nil)
+			if err != nil || decodeResult(t, raw).StructuredContent["count"] != float64(21) {
+				t.Errorf("21st increment = %s, %v", raw, err)
+			}
+		})
 	}
 }
