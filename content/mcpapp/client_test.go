@@ -320,7 +320,7 @@ func TestStdioServerKilled(t *testing.T) {
 		t.Errorf("CallTool after death took %v", d)
 	}
 	c.Close()
-	if !errors.Is(c.Err(), c.Err()) || c.Err().Error() != "app server exited: signal: killed" {
+	if c.Err().Error() != "app server exited: signal: killed" {
 		t.Errorf("Close replaced the death reason: %v", c.Err())
 	}
 }
