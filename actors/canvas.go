@@ -56,11 +56,15 @@ type canvasRef struct {
 	timelinePID atomic.Pointer[actor.PID]
 	webviewPID  atomic.Pointer[actor.PID]
 	contentPID  atomic.Pointer[actor.PID]
+	appsPID     atomic.Pointer[actor.PID]
 
 	// layout is the Layout actor's working state. Only the Layout actor's
 	// goroutine touches it; it lives here so a restarted Layout resumes
 	// exactly where the failed one stopped (see layout.go).
 	layout *layoutCore
+	// apps is the registry of live app sessions (apps.go); their actors
+	// are the Apps actor's children.
+	apps *appsCore
 	// The Journal's queue and the Events actor's numbering, kept here so
 	// a restarted Journal still commits what was queued (a restarted
 	// writer never hears "durable" for a write that is not) and a
@@ -168,7 +172,7 @@ func (h *hubActor) Receive(ctx actor.Context) {
 
 func drainCanvas(ctx actor.Context, ref *canvasRef) {
 	ref.draining.Store(true)
-	for _, pid := range []*actor.PID{ref.contentPID.Load(), ref.webviewPID.Load(), ref.layoutPID.Load(), ref.axStatePID.Load(), ref.gatesPID.Load(),
+	for _, pid := range []*actor.PID{ref.appsPID.Load(), ref.contentPID.Load(), ref.webviewPID.Load(), ref.layoutPID.Load(), ref.axStatePID.Load(), ref.gatesPID.Load(),
 		ref.timelinePID.Load(), ref.journalPID.Load(), ref.eventsPID.Load()} {
 		if pid != nil {
 			_ = ctx.PoisonFuture(pid).Wait()
@@ -256,6 +260,12 @@ func (c *canvasSupervisor) start(ctx actor.Context) {
 	// The Content actor writes through the Layout: it starts last.
 	content, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return newContentActor(ref) }), "content")
 	ref.contentPID.Store(content)
+	// The Apps actor re-opens app nodes through the Layout: it starts last.
+	if ref.apps == nil {
+		ref.apps = newAppsCore()
+	}
+	apps, _ := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &appsActor{ref: ref} }), "apps")
+	ref.appsPID.Store(apps)
 }
 
 // failPending answers every write the failed actors still held with an

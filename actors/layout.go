@@ -82,6 +82,7 @@ type pendingWrite struct {
 	// files is what the write did to file nodes, and fetches the webpage
 	// nodes it created in a batch, for the Content actor.
 	files   []fileNodeChange
+	apps    *appNodesChanged
 	fetches []string
 }
 
@@ -204,7 +205,8 @@ func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 	ops := persistence.ChangeOps(a.ref.id, change, next)
 	core.seq++
 	p := &pendingWrite{seq: core.seq, state: next, events: events, reply: reply, waiters: []*actor.PID{ctx.Sender()},
-		ax: axEffectOf(change, c.axFocus), files: fileChangesOf(change), fetches: c.fetches}
+		ax: axEffectOf(change, c.axFocus), files: fileChangesOf(change), fetches: c.fetches,
+		apps: appChangesOf(env.Op, change)}
 	if env.IdempotencyKey != "" {
 		bodyJSON, err := json.Marshal(body)
 		if err == nil {
@@ -301,6 +303,13 @@ func (a *layoutActor) committed(ctx actor.Context, m *journalCommitted) {
 	}
 	if pid := a.ref.contentPID.Load(); pid != nil && (len(fileChanges) > 0 || len(fetches) > 0) {
 		ctx.Send(pid, &fileNodesChanged{changes: fileChanges, fetches: fetches})
+	}
+	if pid := a.ref.appsPID.Load(); pid != nil {
+		for _, p := range done {
+			if p.apps != nil {
+				ctx.Send(pid, p.apps)
+			}
+		}
 	}
 	for _, p := range done {
 		if p.ax != nil {

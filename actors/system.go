@@ -96,6 +96,18 @@ type Config struct {
 	BaseURL string
 	// Fetch configures webpage fetches (timeout, caps, address policy).
 	Fetch webpage.Options
+	// Apps configures hosted MCP Apps.
+	Apps AppsConfig
+}
+
+// AppsConfig configures hosted MCP Apps.
+type AppsConfig struct {
+	// AllowCommands are the stdio app-server commands a server bound
+	// beyond loopback may start (a loopback-bound server starts any).
+	AllowCommands []string
+	// DiagramURL is the Excalidraw MCP app's endpoint for diagram.open
+	// (default content/diagram.DefaultServerURL).
+	DiagramURL string
 }
 
 func (c Config) passivateAfter() time.Duration {

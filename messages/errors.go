@@ -46,6 +46,8 @@ const (
 	CodeFetchFailed         Code = "fetch-failed"
 	CodeFetchBlocked        Code = "fetch-blocked"
 	CodeLoopbackOnly        Code = "loopback-only"
+	CodeAppFailed           Code = "app-failed"
+	CodeAppSessionLimit     Code = "app-session-limit"
 )
 
 // ErrorSpec documents one catalogue entry.
@@ -89,6 +91,8 @@ var ErrorCatalog = []ErrorSpec{
 	{CodeFetchFailed, http.StatusBadGateway, "Fetching a webpage node's page failed (timeout, network error, non-2xx status, too many redirects); the message says why and the node is marked status:error."},
 	{CodeFetchBlocked, http.StatusForbidden, "A server bound beyond loopback refused to fetch a loopback, private or link-local address (serve --fetch-allow names exceptions)."},
 	{CodeLoopbackOnly, http.StatusForbidden, "The operation acts on the server's own machine (opening a browser window) and only a loopback-bound server performs it."},
+	{CodeAppFailed, http.StatusBadGateway, "An external MCP app server could not be started or reached, or failed a request (the reference answered a generic 500); the message says why."},
+	{CodeAppSessionLimit, http.StatusConflict, "The canvas has as many live MCP app sessions as it keeps (24); remove an app node first."},
 	{CodeWebviewUnsupported, http.StatusNotImplemented, "No browser is installed for the automation webview (install chromium, or start the server with --webview-chrome-path)."},
 }
 

@@ -225,6 +225,24 @@ var namedSchemas = map[string]func() *Schema{
 	// dataObject is an object of any values, advertised for a field that
 	// also takes another shape the handler checks (node.update's data).
 	"dataObject": func() *Schema { return &Schema{Type: "object", AdditionalProperties: &Schema{}} },
+	// appTransport is mcpapp.open's transport: stdio or Streamable HTTP.
+	"appTransport": func() *Schema {
+		str := func() *Schema { return &Schema{Type: "string"} }
+		strMap := func() *Schema { return &Schema{Type: "object", AdditionalProperties: str()} }
+		return &Schema{AnyOf: []*Schema{
+			{Type: "object", Properties: &Properties{Names: []string{"type", "command", "args", "cwd", "env"},
+				Schemas: []*Schema{{Type: "string", Enum: []string{"stdio"}}, str(), {Type: "array", Items: str()}, str(), strMap()}},
+				Required: []string{"type", "command"}},
+			{Type: "object", Properties: &Properties{Names: []string{"type", "url", "headers"},
+				Schemas: []*Schema{{Type: "string", Enum: []string{"http"}}, str(), strMap()}},
+				Required: []string{"type", "url"}},
+		}}
+	},
+	// excalidrawElements is an array of element objects or that array as
+	// a JSON string (the diagram preset parses and checks it).
+	"excalidrawElements": func() *Schema {
+		return &Schema{AnyOf: []*Schema{{Type: "string"}, {Type: "array", Items: &Schema{Type: "object", AdditionalProperties: &Schema{}}}}}
+	},
 	"barHighlight": func() *Schema {
 		return &Schema{AnyOf: []*Schema{{Type: "number"}, {Type: "string", Enum: []string{"max", "min"}}, {Type: "null"}}}
 	},

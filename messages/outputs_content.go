@@ -1,5 +1,7 @@
 package messages
 
+import "encoding/json"
+
 // Outputs of the workspace-content operations.
 
 // RefreshResult is the reply of node.refresh (and of node.update with
@@ -132,4 +134,22 @@ type WebArtifactMetadata struct {
 	SourceFileCount int      `json:"sourceFileCount"`
 	SourcePreview   string   `json:"sourcePreview"`
 	Deps            []string `json:"deps"`
+}
+
+// AppOpened is the reply of mcpapp.open and diagram.open. ID is set only
+// when the call created the node.
+type AppOpened struct {
+	OK          bool   `json:"ok"`
+	ID          string `json:"id,omitempty"`
+	NodeID      string `json:"nodeId"`
+	ToolCallID  string `json:"toolCallId"`
+	SessionID   string `json:"sessionId"`
+	ResourceURI string `json:"resourceUri"`
+}
+
+// ExtAppResult is the reply of the ext-app bridge calls: the app server's
+// MCP result as it sent it.
+type ExtAppResult struct {
+	OK     bool            `json:"ok"`
+	Result json.RawMessage `json:"result"`
 }

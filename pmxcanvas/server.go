@@ -55,6 +55,13 @@ type Options struct {
 	// although they are loopback, private or link-local. A loopback-bound
 	// server fetches anything; one bound beyond refuses those otherwise.
 	FetchAllow []string
+	// AppCommands are the stdio MCP app-server commands a server bound
+	// beyond loopback may start for mcpapp.open (a loopback-bound server
+	// starts any; one bound beyond refuses the others).
+	AppCommands []string
+	// DiagramServerURL is the Excalidraw MCP app's endpoint for
+	// diagram.open (default https://mcp.excalidraw.com/mcp).
+	DiagramServerURL string
 	// FetchTimeout bounds each webpage fetch (0: 10s).
 	FetchTimeout time.Duration
 	// WatchDebounce is how long a watched workspace file must be quiet
@@ -190,6 +197,7 @@ func Start(opts Options) (*Server, error) {
 		MaxSnapshots: opts.MaxSnapshots, MaxSnapshotBytes: opts.MaxSnapshotBytes, PassivateAfter: opts.PassivateAfter,
 		Workspace: ws, WatchDebounce: opts.WatchDebounce, Loopback: httpapi.IsLoopback(host), BaseURL: strings.TrimSuffix(workbenchURL(ln, host), "/workbench"),
 		Fetch: webpage.Options{Timeout: opts.FetchTimeout, Policy: webpage.Policy{Allow: opts.FetchAllow}},
+		Apps:  actors.AppsConfig{AllowCommands: opts.AppCommands, DiagramURL: opts.DiagramServerURL},
 		Webview: actors.WebviewConfig{
 			Engine: opts.WebviewEngine, WorkbenchURL: workbenchURL(ln, host), Token: opts.Token,
 			Workspace: ws, StepTimeout: webviewTimeout(opts.WebviewTimeout),

@@ -378,6 +378,67 @@ func (c *Canvas) SpecValidate(ctx context.Context, in *messages.SpecValidateInpu
 	return runOp[messages.SpecValidation](ctx, c, "spec.validate", in)
 }
 
+// OpenMCPApp runs mcpapp.open (POST /api/canvas/mcp-app/open): Connect to an
+// external MCP server (stdio or Streamable HTTP), call a tool that declares a
+// ui:// app and show the app in an external-app node (or refresh one in
+// place).
+func (c *Canvas) OpenMCPApp(ctx context.Context, in *messages.MCPAppOpenInput) (*messages.AppOpened, error) {
+	return runOp[messages.AppOpened](ctx, c, "mcpapp.open", in)
+}
+
+// OpenDiagram runs diagram.open (POST /api/canvas/diagram): Show Excalidraw
+// elements through the Excalidraw MCP app (create_view) in an external-app
+// node, or update a diagram node in place.
+func (c *Canvas) OpenDiagram(ctx context.Context, in *messages.DiagramOpenInput) (*messages.AppOpened, error) {
+	return runOp[messages.AppOpened](ctx, c, "diagram.open", in)
+}
+
+// ExtAppCallTool runs extapp.call-tool (POST /api/ext-app/call-tool): Call a
+// tool of an app session's server for the app (the MCP Apps host bridge); the
+// result is recorded on the app's node when nodeId names it.
+func (c *Canvas) ExtAppCallTool(ctx context.Context, in *messages.ExtAppCallToolInput) (*messages.ExtAppResult, error) {
+	return runOp[messages.ExtAppResult](ctx, c, "extapp.call-tool", in)
+}
+
+// ExtAppReadResource runs extapp.read-resource (POST
+// /api/ext-app/read-resource): Read a resource of an app session's server (the
+// MCP Apps host bridge).
+func (c *Canvas) ExtAppReadResource(ctx context.Context, in *messages.ExtAppReadResourceInput) (*messages.ExtAppResult, error) {
+	return runOp[messages.ExtAppResult](ctx, c, "extapp.read-resource", in)
+}
+
+// ExtAppListTools runs extapp.list-tools (POST /api/ext-app/list-tools): List
+// the tools of an app session's server.
+func (c *Canvas) ExtAppListTools(ctx context.Context, in *messages.ExtAppSessionInput) (*messages.ExtAppResult, error) {
+	return runOp[messages.ExtAppResult](ctx, c, "extapp.list-tools", in)
+}
+
+// ExtAppListResources runs extapp.list-resources (POST
+// /api/ext-app/list-resources): List the resources of an app session's server.
+func (c *Canvas) ExtAppListResources(ctx context.Context, in *messages.ExtAppSessionInput) (*messages.ExtAppResult, error) {
+	return runOp[messages.ExtAppResult](ctx, c, "extapp.list-resources", in)
+}
+
+// ExtAppListResourceTemplates runs extapp.list-resource-templates (POST
+// /api/ext-app/list-resource-templates): List the resource templates of an app
+// session's server.
+func (c *Canvas) ExtAppListResourceTemplates(ctx context.Context, in *messages.ExtAppSessionInput) (*messages.ExtAppResult, error) {
+	return runOp[messages.ExtAppResult](ctx, c, "extapp.list-resource-templates", in)
+}
+
+// ExtAppListPrompts runs extapp.list-prompts (POST /api/ext-app/list-prompts):
+// List the prompts of an app session's server.
+func (c *Canvas) ExtAppListPrompts(ctx context.Context, in *messages.ExtAppSessionInput) (*messages.ExtAppResult, error) {
+	return runOp[messages.ExtAppResult](ctx, c, "extapp.list-prompts", in)
+}
+
+// ExtAppModelContext runs extapp.model-context (POST
+// /api/ext-app/model-context): Record what an app wants the model to see
+// (content, structuredContent) as its node's appModelContext.
+func (c *Canvas) ExtAppModelContext(ctx context.Context, in *messages.ExtAppModelContextInput) (json.RawMessage, error) {
+	return deref(runOp[json.RawMessage](ctx, c, "extapp.model-context", in))
+}
+
 // AxGet runs ax.get (GET /api/canvas/ax): Read the canvas-bound AX state, the
 // host capability and (unless includeContext=false) the agent context.
 func (c *Canvas) AxGet(ctx context.Context, in *messages.AxGetInput) (*messages.AxGetResult, error) {

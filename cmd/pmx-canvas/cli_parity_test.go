@@ -24,6 +24,7 @@ import (
 	"testing"
 
 	"github.com/pmxcanvas/pmx-canvas/automation"
+	"github.com/pmxcanvas/pmx-canvas/internal/mcpappfixture"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
@@ -98,7 +99,8 @@ func TestCLIHTTPParity(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "notes", "main.go"), []byte("package notes\n\nimport \"fmt\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := startServer(t, ws)
+	app := mcpappfixture.StartHTTP(t) // the app server of the app steps
+	p := startServer(t, ws, "--diagram-server-url", app)
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "doc.canvas")
 	if err := os.WriteFile(doc, []byte(`{"nodes":[{"id":"t1","type":"text","text":"# Imported","x":0,"y":-900,"width":200,"height":100}],"edges":[]}`), 0o644); err != nil {
@@ -256,6 +258,24 @@ func TestCLIHTTPParity(t *testing.T) {
 		{cli: []string{"validate", "spec", "--type", "graph", "--graph-type", "bar", "--data", `[{"t":"a","n":1}]`},
 			method: "POST", path: "/api/canvas/schema/validate", body: `{"type":"graph","graphType":"bar","data":[{"t":"a","n":1}]}`},
 		{cli: []string{"node", "schema"}, method: "GET", path: "/api/canvas/schema"},
+		{cli: []string{"external-app", "open", "--tool-name", "show_counter", "--url", app, "--title", "Counter"},
+			method: "POST", path: "/api/canvas/mcp-app/open",
+			body: `{"toolName":"show_counter","transport":{"type":"http","url":"` + app + `"},"title":"Counter"}`,
+			mask: []string{"id", "nodeId", "toolCallId", "sessionId"}, save: map[string]string{"APP": "nodeId", "SESS": "sessionId"}},
+		{cli: []string{"external-app", "list-tools", "--session-id", "{SESS}"}, method: "POST", path: "/api/ext-app/list-tools", body: `{"sessionId":"{SESS}"}`},
+		{cli: []string{"external-app", "list-resources", "--session-id", "{SESS}"}, method: "POST", path: "/api/ext-app/list-resources", body: `{"sessionId":"{SESS}"}`},
+		{cli: []string{"external-app", "list-resource-templates", "--session-id", "{SESS}"}, method: "POST", path: "/api/ext-app/list-resource-templates", body: `{"sessionId":"{SESS}"}`},
+		{cli: []string{"external-app", "list-prompts", "--session-id", "{SESS}"}, method: "POST", path: "/api/ext-app/list-prompts", body: `{"sessionId":"{SESS}"}`},
+		{cli: []string{"external-app", "read-resource", "--session-id", "{SESS}", "--uri", "ui://fixture/counter.html"},
+			method: "POST", path: "/api/ext-app/read-resource", body: `{"sessionId":"{SESS}","uri":"ui://fixture/counter.html"}`},
+		{cli: []string{"external-app", "call-tool", "--session-id", "{SESS}", "--tool-name", "read_checkpoint", "--arguments", `{"id":"none"}`, "--node-id", "{APP}"},
+			method: "POST", path: "/api/ext-app/call-tool", body: `{"sessionId":"{SESS}","toolName":"read_checkpoint","arguments":{"id":"none"},"nodeId":"{APP}"}`},
+		{cli: []string{"external-app", "model-context", "{APP}", "--structured-content", `{"k":1}`},
+			method: "POST", path: "/api/ext-app/model-context", body: `{"nodeId":"{APP}","structuredContent":{"k":1}}`},
+		{cli: []string{"external-app", "add", "--kind", "excalidraw", "--elements", `[{"type":"rectangle","x":0,"y":0,"width":10,"height":10}]`},
+			method: "POST", path: "/api/canvas/diagram",
+			body: `{"title":"Excalidraw Diagram","elements":[{"type":"rectangle","x":0,"y":0,"width":10,"height":10}]}`,
+			mask: []string{"id", "nodeId", "toolCallId", "sessionId"}},
 		{cli: []string{"web-artifact", "build", "--title", "Parity", "--app-tsx", "export default () => <p>hi</p>", "--no-open-in-canvas"},
 			method: "POST", path: "/api/canvas/web-artifact",
 			body: `{"title":"Parity","appTsx":"export default () => <p>hi</p>","openInCanvas":false}`, mask: []string{"durationMs"}},
@@ -352,13 +372,7 @@ func TestCLIHTTPParity(t *testing.T) {
 		if st.shape != nil {
 			want = st.shape(want)
 		}
-		for _, m := range st.mask {
-			maskPath(got, m)
-			maskPath(want, m)
-		}
-		if g, w := cliNormalise(got), cliNormalise(want); g != w {
-			t.Errorf("step %d %q differs from %s %s:\ncli:  %s\nhttp: %s", i, name, st.method, st.path, g, w)
-		}
+		// Values are saved before masking (a masked id is still used).
 		for k, pathInReply := range st.save {
 			cv, ok1 := walk(got, pathInReply)
 			hv, ok2 := walk(want, pathInReply)
@@ -367,6 +381,13 @@ func TestCLIHTTPParity(t *testing.T) {
 			}
 			cliSide.vars[k], _ = cv.(string)
 			httpSide.vars[k], _ = hv.(string)
+		}
+		for _, m := range st.mask {
+			maskPath(got, m)
+			maskPath(want, m)
+		}
+		if g, w := cliNormalise(got), cliNormalise(want); g != w {
+			t.Errorf("step %d %q differs from %s %s:\ncli:  %s\nhttp: %s", i, name, st.method, st.path, g, w)
 		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pmxcanvas/pmx-canvas/internal/mcpappfixture"
 	"io"
 	"net/http"
 	"os"
@@ -38,6 +39,7 @@ import (
 )
 
 func TestCLIScripts(t *testing.T) {
+	appURL = mcpappfixture.StartHTTP(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		Setup:               scriptServer,
@@ -71,6 +73,10 @@ func scriptCondition(cond string) (bool, error) {
 	return false, nil
 }
 
+// appURL is the fixture MCP-App server over HTTP (the diagram app of
+// the scripts' servers).
+var appURL string
+
 // scriptServer starts "pmx-canvas serve" on a free port with a workspace
 // inside the script's work directory and points PMX_CANVAS_URL at it.
 func scriptServer(env *testscript.Env) error {
@@ -78,7 +84,7 @@ func scriptServer(env *testscript.Env) error {
 	if err := os.MkdirAll(ws, 0o755); err != nil {
 		return err
 	}
-	cmd := exec.Command(binary, "serve", "--port", "0", "--workspace", ws, "--no-open")
+	cmd := exec.Command(binary, "serve", "--port", "0", "--workspace", ws, "--no-open", "--diagram-server-url", appURL)
 	logs := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
@@ -95,6 +101,9 @@ func scriptServer(env *testscript.Env) error {
 		if m := bannerURL.FindStringSubmatch(logs.String()); m != nil {
 			env.Setenv("PMX_CANVAS_URL", strings.Replace(m[1], "localhost", "127.0.0.1", 1))
 			env.Setenv("SERVER_WS", ws)
+			self, _ := os.Executable()
+			env.Setenv("APP_FIXTURE", self) // run with PMX_MCPAPP_FIXTURE=stdio: the stdio app server
+			env.Setenv("APP_URL", appURL)
 			return nil
 		}
 		select {

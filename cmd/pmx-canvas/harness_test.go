@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/pmxcanvas/pmx-canvas/internal/mcpappfixture"
 	"io"
 	"net"
 	"net/http"
@@ -25,6 +26,8 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	// The test binary doubles as the stdio MCP-App fixture (apps.txtar).
+	mcpappfixture.MaybeRunChild()
 	// Webpage nodes the tests create never look a name up (no internet).
 	if os.Getenv("PMX_CANVAS_OFFLINE") == "" {
 		os.Setenv("PMX_CANVAS_OFFLINE", "1")

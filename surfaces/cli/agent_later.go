@@ -1,10 +1,9 @@
 package cli
 
-// Commands whose server operations arrive with later work: apps (external
-// apps, diagrams) and the bundled Copilot extension. Each keeps the reference's flags and help and fails with
-// {"error":"<command>: not available yet","hint":...} and exit 1, without
-// contacting the server. When an operation lands, give its command a RunE
-// that invokes it.
+// Commands that arrive with later work: the bundled Copilot extension. It
+// keeps the reference's flags and help and fails with {"error":"<command>:
+// not available yet","hint":...} and exit 1, without contacting the
+// server.
 
 import (
 	"fmt"
@@ -14,12 +13,8 @@ import (
 
 // Later capabilities (what a command waits for).
 const (
-	laterApps    = "apps (external apps, diagrams)"
 	laterCopilot = "the bundled Copilot extension"
 )
-
-// laterOf maps the node types node add cannot create yet.
-var laterOf = map[string]string{}
 
 // notAvailable is the failure of a command this build cannot run yet.
 func notAvailable(command, capability string) error {
@@ -41,8 +36,7 @@ func later(use, short, example, capability string) *cobra.Command {
 func init() {
 	handCommands = append(handCommands, func(agents *cobra.Command, _ *ioStreams) {
 		for _, c := range []*cobra.Command{
-			newHTMLCommand(),
-			newExternalAppCommand(), newDiagramCommand(), newCopilotCommand(),
+			newHTMLCommand(), newCopilotCommand(),
 		} {
 			under(agents, "", c)
 		}
@@ -67,34 +61,6 @@ func newHTMLCommand() *cobra.Command {
 	primitive := newGroup("primitive", "HTML primitives: generated HTML surfaces from a data object",
 		examples("pmx-canvas html primitive schema --summary"), add, schema)
 	return newGroup("html", "HTML surfaces", examples("pmx-canvas html primitive add --kind flowchart --data-file ./flow.json"), primitive)
-}
-
-func addExternalAppFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
-	f.String("title", "", `title (default "Excalidraw Diagram")`)
-	f.String("node-id", "", "reuse this node (also --nodeId, --id)")
-	f.String("id", "", "alias of --node-id")
-	f.String("elements-json", "", "Excalidraw elements array JSON")
-	f.String("elements", "", "alias of --elements-json")
-	f.String("elements-file", "", "file holding the Excalidraw elements")
-	f.String("initial-file", "", "alias of --elements-file")
-	addGeometryFlags(cmd, true)
-	addNumber(cmd, "timeout-ms", "", "app start timeout", "Use a positive number, e.g. --timeout-ms 30000", true, false)
-}
-
-func newExternalAppCommand() *cobra.Command {
-	add := later("add", "Create a hosted external app node",
-		examples(`pmx-canvas external-app add --kind excalidraw --title "Diagram"`), laterApps)
-	add.Flags().String("kind", "", "external app kind: excalidraw")
-	addExternalAppFlags(add)
-	return newGroup("external-app", "Hosted external apps", examples(`pmx-canvas external-app add --kind excalidraw --title "Diagram"`), add)
-}
-
-func newDiagramCommand() *cobra.Command {
-	add := later("add", "Add an Excalidraw diagram (external-app add --kind excalidraw)",
-		examples(`pmx-canvas diagram add --title "Architecture"`, `pmx-canvas external-app add --kind excalidraw --title "Diagram"`), laterApps)
-	addExternalAppFlags(add)
-	return newGroup("diagram", "Diagrams", examples(`pmx-canvas diagram add --title "Architecture"`), add)
 }
 
 func newCopilotCommand() *cobra.Command {

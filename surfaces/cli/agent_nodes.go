@@ -232,8 +232,6 @@ func prepareNodeAdd(c *opCall) error {
 		return prepareJSONRenderFromNodeAdd(c)
 	case typ == "web-artifact":
 		return prepareWebArtifactFromNodeAdd(c)
-	case laterOf[typ] != "":
-		return notAvailable("node add --type "+typ, laterOf[typ])
 	case typ == "mcp-app":
 		return die(`Use: pmx-canvas web-artifact build --title "Dashboard" --app-file ./App.tsx, or pmx-canvas external-app add --kind excalidraw --title "Diagram"`,
 			"mcp-app nodes require tool-backed app metadata and cannot be created with generic node add.")

@@ -234,7 +234,7 @@ func TestRequestsCarryTheReferenceBodies(t *testing.T) {
 func TestNotAvailableCommandsCallNothing(t *testing.T) {
 	got, run := fakeServer(t, `{}`)
 	for _, args := range [][]string{
-		{"copilot", "install-extension", "--dry-run"}, {"diagram", "add"},
+		{"copilot", "install-extension", "--dry-run"},
 	} {
 		out, errOut, code := run(args...)
 		want := strings.Join(args[:len(args)-countFlags(args)], " ") + ": not available yet"

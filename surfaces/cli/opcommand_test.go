@@ -218,6 +218,8 @@ var reachExtra = map[string][]string{
 	"webview.resize":     {"--width", "1", "--height", "1"},
 	"webview.screenshot": {"--output", "{shot}"},
 	"webartifact.build":  {"--app-tsx", "export default () => null"},
+	"mcpapp.open":        {"--url", "http://127.0.0.1:1/mcp"},
+	"diagram.open":       {"--kind", "excalidraw"},
 }
 
 // TestEveryOperationIsReachable runs each catalog operation's command and

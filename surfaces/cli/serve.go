@@ -34,6 +34,8 @@ type serveOptions struct {
 	tokenFile  string
 	origins    []string
 	fetchAllow []string
+	appCmds    []string
+	diagramURL string
 	noOpen     bool
 	logLevel   string
 	maxBody    int
@@ -77,6 +79,8 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	f.StringVar(&o.token, "token", "", "bearer token every request must carry, 16+ characters; visible to every local user in the process list, so prefer PMX_CANVAS_TOKEN or --token-file")
 	f.StringVar(&o.tokenFile, "token-file", "", "read the bearer token from this file (first line; keep it mode 0600)")
 	f.StringSliceVar(&o.origins, "allow-origin", nil, "a browser origin besides the server's own whose pages may change the canvas, e.g. https://canvas.example (repeatable)")
+	f.StringArrayVar(&o.appCmds, "allow-app-command", nil, "a stdio MCP app-server command that mcpapp.open may start although the server is bound beyond loopback (repeatable)")
+	f.StringVar(&o.diagramURL, "diagram-server-url", os.Getenv("PMX_CANVAS_DIAGRAM_URL"), "the Excalidraw MCP app endpoint diagram add uses (env PMX_CANVAS_DIAGRAM_URL; default https://mcp.excalidraw.com/mcp)")
 	f.StringSliceVar(&o.fetchAllow, "fetch-allow", nil, "a host name, IP or CIDR webpage nodes may fetch although it is loopback, private or link-local (a server bound beyond loopback refuses those; repeatable)")
 	f.BoolVar(&o.noOpen, "no-open", false, "do not open a browser at start")
 	f.StringVar(&o.theme, "theme", "", "set the main canvas's theme at start: dark, light or high-contrast (env PMX_CANVAS_THEME)")
@@ -209,6 +213,7 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 	defer signal.Stop(sigs)
 	srv, err := pmxcanvas.Start(pmxcanvas.Options{
 		Workspace: o.workspace, Host: o.host, Port: port, Token: token, AllowOrigins: o.origins, FetchAllow: o.fetchAllow,
+		AppCommands: o.appCmds, DiagramServerURL: o.diagramURL,
 		SeedDockedWidgets: true, Logger: logger, BodyLimit: o.maxBody,
 		SSEPing: o.ssePing, SSEWriteTimeout: o.sseWrite, MaxBatch: o.maxBatch, NoSync: o.noFsync,
 		MaxInFlight: o.inFlight, AgentRate: o.agentRate, AgentBurst: o.agentBurst,

@@ -73,9 +73,6 @@ func (c *Caller) run(ctx context.Context, t *Tool, canvas string, args Args) (*R
 		if err != nil {
 			return nil, err
 		}
-		if member.Later != "" {
-			return nil, Errorf("%s: not available yet", t.Name)
-		}
 		// A composite advertises loose fields; a non-finite number is
 		// refused as the member tool refuses it.
 		if err := finiteNumbers(t.Name, member, margs); err != nil {
@@ -143,9 +140,6 @@ func (c *Caller) resolve(t *Tool, args Args) (*Tool, Args, error) {
 }
 
 func (c *Caller) runLegacy(ctx context.Context, t *Tool, canvas string, args Args) (*Result, error) {
-	if t.Later != "" {
-		return nil, Errorf("%s: not available yet", t.Name)
-	}
 	return t.run(&Call{Ctx: ctx, Invoker: c.Invoker, Canvas: canvas}, args)
 }
 

@@ -84,9 +84,6 @@ type Tool struct {
 	Discriminators []Discriminator
 	Actions        []Action
 
-	// Later, when set, says the tool's operation arrives with a later issue:
-	// the tool is listed and answers isError "<tool>: not available yet".
-	Later string
 	// Compact is set for tools in the --tools=compact surface (CompactTools).
 	Compact bool
 }
@@ -179,9 +176,6 @@ func NewRegistry() (*Registry, error) {
 	r := &Registry{byName: map[string]*Tool{}}
 	for _, name := range ToolOrder {
 		t, ok := definitions[name]
-		if !ok && pending[name] {
-			t, ok = &Tool{Name: name, Description: "(being written)", Later: "pending"}, true
-		}
 		if !ok {
 			return nil, fmt.Errorf("mcp: tool %s has no definition", name)
 		}
@@ -197,11 +191,6 @@ func NewRegistry() (*Registry, error) {
 		}
 		sort.Strings(extra)
 		return nil, fmt.Errorf("mcp: tools defined but not ordered: %v", extra)
-	}
-	for name := range definitions {
-		if pending[name] {
-			return nil, fmt.Errorf("mcp: tool %s is defined and still listed as pending", name)
-		}
 	}
 	if err := r.addBoundTools(); err != nil {
 		return nil, err

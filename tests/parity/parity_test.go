@@ -175,7 +175,7 @@ func TestBadInputGetsOneAnswerOnEverySurface(t *testing.T) {
 	caller := &mcpapi.Caller{Registry: reg, Invoker: srv.Invoker(), DefaultCanvas: "main"}
 	tools := map[string]*mcpapi.Tool{}
 	for _, tl := range reg.Tools(false) {
-		if tl.Op != "" && tl.Later == "" && tools[tl.Op] == nil && len(tl.Actions) == 0 {
+		if tl.Op != "" && tools[tl.Op] == nil && len(tl.Actions) == 0 {
 			tools[tl.Op] = tl
 		}
 	}

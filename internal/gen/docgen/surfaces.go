@@ -130,9 +130,6 @@ func mcpTools() (string, error) {
 		} else if t.Op == "" {
 			runs = ""
 		}
-		if t.Later != "" {
-			runs = "not available yet"
-		}
 		compact := ""
 		if t.Compact {
 			compact = "yes"

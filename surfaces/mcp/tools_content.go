@@ -1,21 +1,9 @@
 package mcpapi
 
 // The structured-content tools (reference mcp.md §6 canvas_render, §7.7,
-// §7.15) and the app tools, whose operations arrive with a later issue
-// (§6 canvas_app, §7.14). Each is listed with its full reference field list, so
-// tools/list is complete, and answers isError "<tool>: not available yet".
-// When an operation lands, give its tool an Op (or Run) and drop Later.
+// §7.15) and the app tools (§6 canvas_app, §7.14): each runs its
+// operation, with the operation's own fields.
 
-import "strings"
-
-// Later capabilities (what a tool waits for).
-const (
-	laterApps = "apps (external MCP apps, diagrams, web artifacts)"
-)
-
-// laterNote ends the description of every tool that is not available yet,
-// so an agent reading tools/list does not waste a call on it.
-const laterNote = " Not available in this build yet."
 
 // Schema builders for this file (prefixed: the package's other tool files
 // have their own).
@@ -112,26 +100,6 @@ func chartOptions() []Field {
 const strictSizeDesc = "Keep the given width/height; content that overflows scrolls instead of the frame growing to fit."
 
 func init() {
-	transport := Obj{{"anyOf", []Obj{
-		{{"type", "object"}, {"properties", Obj{
-			{"type", Obj{{"type", "string"}, {"const", "stdio"}}},
-			{"command", Obj{{"type", "string"}}},
-			{"args", Obj{{"type", "array"}, {"items", Obj{{"type", "string"}}}}},
-			{"cwd", Obj{{"type", "string"}}},
-			{"env", ltRecordOf(Obj{{"type", "string"}})},
-		}}, {"required", []string{"type", "command"}}},
-		{{"type", "object"}, {"properties", Obj{
-			{"type", Obj{{"type", "string"}, {"const", "http"}}},
-			{"url", Obj{{"type", "string"}}},
-			{"headers", ltRecordOf(Obj{{"type", "string"}})},
-		}}, {"required", []string{"type", "url"}}},
-	}}, {"description", "How to reach the external server: {type:\"stdio\", command, args?, cwd?, env?} or Streamable HTTP {type:\"http\", url, headers?}."}}
-
-	elements := Obj{{"anyOf", []Obj{
-		{{"type", "string"}},
-		{{"type", "array"}, {"items", ltRecordOf(Obj{})}},
-	}}, {"description", "Excalidraw elements: an array of element objects, or that array as a JSON string."}}
-
 	graphFields := []Field{
 		ltDrop("title", ltStr("Chart title (trimmed; default \"Graph\").")),
 		ltReq("graphType", ltStr(chartKinds)),
@@ -211,36 +179,16 @@ func init() {
 			Description: "Call a tool on an external MCP server (stdio or Streamable HTTP) and show the ui:// app it returns in an " +
 				"mcp-app node, or refresh an existing app node in place with nodeId. Returns the node id, tool call id, session id " +
 				"and resource URI.",
-			Fields: []Field{
-				ltReq("toolName", ltStr("Tool to call on the external server.")),
-				ltOpt("serverName", ltStr("Display name of the external server.")),
-				ltOpt("toolArguments", ltRecord("Arguments passed to the external tool.")),
-				ltTyped("nodeId", ltStr("Existing app node to refresh in place; absent: a new node.")),
-				ltTyped("title", ltStr("Node title override.")),
-				ltTyped("x", ltNum("World x; auto-placed when absent.")),
-				ltTyped("y", ltNum("World y; auto-placed when absent.")),
-				ltTyped("width", ltNum("Frame width (default 720).")),
-				ltTyped("height", ltNum("Frame height (default 500).")),
-				ltTyped("timeoutMs", ltTimeout("Request timeout for the external server, in milliseconds.")),
-				ltReq("transport", transport),
-			},
-			Later: laterApps,
+			Fields: opFields("mcpapp.open", only("toolName", "serverName", "toolArguments", "nodeId", "title", "x", "y",
+				"width", "height", "timeoutMs", "transport"), required("toolName", "transport")),
+			Op: "mcpapp.open",
 		},
 		&Tool{
 			Name: "canvas_add_diagram",
 			Description: "Show an Excalidraw diagram on the canvas from a list of elements, through the hosted Excalidraw app; " +
 				"nodeId updates an existing diagram in place. Returns the same shape as canvas_open_mcp_app.",
-			Fields: []Field{
-				ltReq("elements", elements),
-				ltOpt("nodeId", ltStr("Existing diagram node to update in place.")),
-				ltOpt("title", ltStr("Node title override.")),
-				ltOpt("x", ltNum("World x; auto-placed when absent.")),
-				ltOpt("y", ltNum("World y; auto-placed when absent.")),
-				ltOpt("width", ltNum("Frame width (default 720).")),
-				ltOpt("height", ltNum("Frame height (default 500).")),
-				ltOpt("timeoutMs", ltTimeout("Request timeout for the hosted app (cold starts can be slow), in milliseconds.")),
-			},
-			Later: laterApps,
+			Fields: opFields("diagram.open", required("elements")),
+			Op:     "diagram.open",
 		},
 		&Tool{
 			Name: "canvas_build_web_artifact",
@@ -321,16 +269,4 @@ func init() {
 			Op:     "node.refresh",
 		},
 	)
-	for _, name := range laterTools {
-		t := definitions[name]
-		if t.Later != "" && !strings.HasSuffix(t.Description, laterNote) {
-			t.Description += laterNote
-		}
-	}
-}
-
-// laterTools are the tools defined in this file.
-var laterTools = []string{
-	"canvas_open_mcp_app", "canvas_add_diagram",
-	"canvas_build_web_artifact", "canvas_render", "canvas_app",
 }

@@ -9,24 +9,6 @@ import (
 	mcpapi "github.com/pmxcanvas/pmx-canvas/surfaces/mcp"
 )
 
-// Every tool whose operation arrives later answers "<tool>: not available
-// yet" once its arguments validate; a composite action names the member
-// tool it would run.
-func TestLaterToolsAreNotAvailableYet(t *testing.T) {
-	h := newHarness(t)
-	cases := []struct {
-		tool, args, want string
-	}{
-		{"canvas_open_mcp_app", `{"toolName":"t","transport":{"type":"http","url":"http://x"}}`, "canvas_open_mcp_app"},
-		{"canvas_add_diagram", `{"elements":"[]"}`, "canvas_add_diagram"},
-		{"canvas_app", `{"action":"open-mcp-app"}`, "canvas_app"},
-		{"canvas_app", `{"action":"diagram","elements":[]}`, "canvas_app"},
-	}
-	for _, c := range cases {
-		h.fails(c.tool, c.args, c.want+": not available yet")
-	}
-}
-
 // Arguments are validated before the availability check, as the SDK
 // validates before a handler runs.
 func TestLaterToolsValidateTheirArguments(t *testing.T) {
@@ -34,7 +16,6 @@ func TestLaterToolsValidateTheirArguments(t *testing.T) {
 	cases := []struct{ tool, args, want string }{
 		{"canvas_render", `{"action":"draw"}`, `action: expected one of "describe-schema"|"validate"|"add-json-render"|"stream-json-render"|"add-graph"`},
 		{"canvas_app", `{}`, "action: required"},
-		{"canvas_open_mcp_app", `{"toolName":"t"}`, "transport: required"},
 	}
 	for _, c := range cases {
 		h.fails(c.tool, c.args, "MCP error -32602: Input validation error: Invalid arguments for tool "+c.tool+": "+c.want)
@@ -94,6 +75,9 @@ func notation(s mcpapi.Obj) string {
 			return fmt.Sprintf("%q", c)
 		}
 		if e, ok := s.Get("enum"); ok {
+			if values := e.([]string); len(values) == 1 {
+				return `"` + values[0] + `"` // a one-value enum is a constant
+			}
 			return "enum(" + strings.Join(e.([]string), "|") + ")"
 		}
 	case "array":
@@ -171,21 +155,6 @@ func TestLaterToolSchemasMatchTheReference(t *testing.T) {
 	}
 }
 
-// webviewTools are the schemas above whose tools run (tools_webview.go).
-var webviewTools = map[string]bool{
-	"canvas_webview_status": true, "canvas_webview_start": true, "canvas_webview_stop": true,
-	"canvas_resize": true, "canvas_evaluate": true, "canvas_webview": true, "canvas_screenshot": true,
-	"canvas_refresh_webpage_node":    true, // available since the workspace-content issue
-	"canvas_add_graph_node":          true, // graph.add
-	"canvas_add_html_primitive":      true, // node.add of an html-primitive
-	"canvas_add_json_render_node":    true, // jsonrender.add
-	"canvas_stream_json_render_node": true, // jsonrender.stream
-	"canvas_describe_schema":         true, // schema.describe
-	"canvas_validate_spec":           true, // spec.validate
-	"canvas_render":                  true, // all five actions
-	"canvas_build_web_artifact":      true, // webartifact.build
-	"canvas_app":                     true, // build-artifact (open-mcp-app and diagram: see TestLaterToolsAreNotAvailableYet)
-}
 
 func TestLaterToolDescriptions(t *testing.T) {
 	reg, err := mcpapi.NewRegistry()
@@ -216,20 +185,8 @@ func TestLaterToolDescriptions(t *testing.T) {
 	sort.Strings(names)
 	for _, name := range names {
 		tool, _ := reg.Tool(name)
-		if webviewTools[name] {
-			if tool.Later != "" || strings.Contains(tool.Description, "Not available") {
-				t.Errorf("%s is available now; its description says otherwise: %q", name, tool.Description)
-			}
-			if want := prefixes[name]; !strings.HasPrefix(tool.Description, want) {
-				t.Errorf("%s description %q lacks prefix %q", name, tool.Description, want)
-			}
-			continue
-		}
-		if tool.Later == "" {
-			t.Errorf("%s is not marked Later", name)
-		}
-		if !strings.HasSuffix(tool.Description, " Not available in this build yet.") {
-			t.Errorf("%s description does not say it is not available: %q", name, tool.Description)
+		if strings.Contains(tool.Description, "Not available") {
+			t.Errorf("%s runs; its description says otherwise: %q", name, tool.Description)
 		}
 		want, deprecated := prefixes[name]
 		switch {
