@@ -4,7 +4,6 @@ package mcpapi
 // §7.15) and the app tools (§6 canvas_app, §7.14): each runs its
 // operation, with the operation's own fields.
 
-
 // Schema builders for this file (prefixed: the package's other tool files
 // have their own).
 

@@ -155,7 +155,6 @@ func TestLaterToolSchemasMatchTheReference(t *testing.T) {
 	}
 }
 
-
 func TestLaterToolDescriptions(t *testing.T) {
 	reg, err := mcpapi.NewRegistry()
 	if err != nil {

@@ -409,5 +409,5 @@ func viaCLI(root *cobra.Command, base string, op *messages.Op, bc badCase) (answ
 
 // cliChecksFirst are commands whose reference usage check runs before the
 // request (edge add wants --from or --from-search: "Missing source
-// selector").
-var cliChecksFirst = map[string]bool{"edge.add": true}
+// selector"; external-app add wants --kind excalidraw).
+var cliChecksFirst = map[string]bool{"edge.add": true, "diagram.open": true}
