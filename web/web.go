@@ -22,6 +22,7 @@ var files embed.FS
 
 // Workbench is the workbench's files: index.html, app.css, favicon.svg
 // (served at /favicon.svg and /favicon.ico), and the ES modules app.js
-// (state, rendering, gestures), menu.js, palette.js, annotate.js,
-// snapshots.js, minimap.js, markdown.js, geometry.js and icons.js.
+// (state, rendering, gestures), appbridge.js (the MCP Apps host of app
+// frames), menu.js, palette.js, annotate.js, snapshots.js, minimap.js,
+// markdown.js, geometry.js and icons.js.
 var Workbench, _ = fs.Sub(files, "workbench")

@@ -11,6 +11,7 @@ import { createMinimap } from "./minimap.js";
 import { renderMarkdown } from "./markdown.js";
 import { center, nodeBounds } from "./geometry.js";
 import { icon, iconHTML } from "./icons.js";
+import { hostApp, bridgeRoutes } from "./appbridge.js";
 
 const params = new URLSearchParams(location.search);
 const canvasId = params.get("canvas") || "";
@@ -338,11 +339,13 @@ function updateNode(e, n) {
   const title = e.querySelector(".node-title");
   if (!title.querySelector("input")) title.textContent = titleOf(n);
   renderControls(e.querySelector(".node-controls"), n);
-  // The body is rebuilt only when what it shows changed.
-  const key = JSON.stringify([n.type, n.data]);
+  // The body is rebuilt only when what it shows changed (an app frame: its
+  // session, not what the app records, which changes with every call).
+  const key = JSON.stringify(isExtApp(n) ? [n.type, n.data.appSessionId, n.data.sessionStatus, n.data.resourceUri] : [n.type, n.data]);
   if (e.dataset.bodyKey !== key) {
     e.dataset.bodyKey = key;
     const body = e.querySelector(".node-body");
+    if (body.appHost) { body.appHost.close(); body.appHost = null; }
     body.replaceChildren();
     fillBody(body, n);
   }
@@ -410,9 +413,62 @@ function fillBody(body, n) {
     case "group":
       body.append(el("div", { class: "node-meta" }, `${(d.children || []).length} nodes`));
       return;
+    case "mcp-app":
+      if (isExtApp(n)) { fillAppBody(body, n); return; }
+      if (d.url && /^\//.test(d.url)) {
+        // A hosted page of this server (a web artifact): scripts run, in an
+        // opaque origin.
+        body.append(el("iframe", { class: "mcp-app-frame", src: d.url, title: titleOf(n), loading: "lazy",
+          sandbox: "allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox" }));
+        return;
+      }
+      if (d.content) body.append(el("pre", {}, String(d.content)));
+      return;
     default:
       if (d.content) body.append(el("pre", {}, String(d.content)));
   }
+}
+
+const isExtApp = (n) => n.type === "mcp-app" && n.data && n.data.mode === "ext-app";
+
+// fillAppBody shows an MCP App: its document (the node's surface, served
+// sandboxed) in a frame whose host bridge forwards the app's calls to its
+// session through the ext-app routes.
+function fillAppBody(body, n) {
+  const d = n.data;
+  if (d.sessionStatus === "error" || d.sessionStatus === "rehydrating") {
+    body.append(el("div", { class: "app-session-banner " + d.sessionStatus },
+      d.sessionStatus === "error" ? `App session failed: ${d.sessionError || "unknown error"}` : "Reconnecting to the app server..."));
+    if (d.sessionStatus === "rehydrating") return;
+  }
+  let src = apiURL(`/api/canvas/surface/${encodeURIComponent(n.id)}`);
+  if (token) src += (src.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token);
+  const frame = el("iframe", { class: "mcp-app-frame ext-app-frame", title: titleOf(n),
+    sandbox: "allow-scripts allow-popups allow-popups-to-escape-sandbox", src });
+  body.append(frame);
+  const opts = {
+    call: bridgeRoutes(api, d.appSessionId, n.id),
+    toolInput: d.toolInput, toolResult: d.toolResult,
+    onLog: (entry) => console.debug("app", n.id, entry),
+  };
+  body.appHost = hostApp(frame, opts);
+  if (isSidecar(d.toolInput) || isSidecar(d.toolResult)) {
+    // Large payloads arrive summarised in layout frames: read them whole
+    // before the app's initialize asks for them.
+    opts.toolInput = opts.toolResult = undefined;
+    fullNode(n.id).then((full) => {
+      if (full) { opts.toolInput = full.data.toolInput; opts.toolResult = full.data.toolResult; }
+    });
+  }
+}
+
+const isSidecar = (v) => !!v && typeof v === "object" && v.stored === "sidecar";
+
+// fullNode reads a node with its large app payloads.
+async function fullNode(id) {
+  const res = await api("GET", "/api/canvas/state?includeBlobs=true");
+  if (!res || !res.ok) return null;
+  return ((await res.json()).nodes || []).find((x) => x.id === id) || null;
 }
 
 const svgNS = "http://www.w3.org/2000/svg";
