@@ -94,8 +94,11 @@ type Op struct {
 type MCPBinding struct {
 	Tool        string
 	Description string
-	Composite   string
-	Action      string
+	// UIResource is the ui:// MCP App resource the tool declares
+	// (_meta.ui.resourceUri): hosts that render MCP Apps show it.
+	UIResource string
+	Composite  string
+	Action     string
 }
 
 // Parker is implemented by inputs of Parks operations: Park reports how

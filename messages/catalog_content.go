@@ -109,6 +109,15 @@ var contentOps = []*Op{
 		HTTP:     []Route{{"GET", "/api/canvas/frame-documents/:id"}},
 	},
 	{
+		Name: "board.show", Owner: OwnerLayout, Kind: Read, GoMethod: "Board",
+		Summary:  "A compact view of the board: node boxes and titles, edges, context pins and pending approvals (what the board MCP App draws).",
+		NewInput: input[EmptyInput](),
+		CLI:      &CLIBinding{Path: "board"},
+		HTTP:     []Route{{"GET", "/api/canvas/board"}},
+		MCP: &MCPBinding{Tool: "canvas_show", UIResource: "ui://pmx-canvas/board",
+			Description: "Show the board: a compact view of its nodes, edges, context pins and pending approvals. MCP hosts that render MCP Apps draw it live inline (ui://pmx-canvas/board), with pin and approve buttons when the host lets apps call tools."},
+	},
+	{
 		Name: "webartifact.build", Owner: OwnerWorkspace, Kind: Write, GoMethod: "BuildWebArtifact",
 		Runs:     WebArtifactMaxTimeout + time.Minute,
 		Summary:  "Bundle an agent's React sources (App.tsx, CSS, more files, npm deps) in-process with esbuild into one self-contained HTML file in the workspace, and show it as a web-artifact node.",

@@ -60,6 +60,7 @@ var outputs = map[string]func() any{
 	"open-external":                  output[OpenedExternal](),
 	"surface.get":                    output[Blob](),
 	"graph.add":                      output[NodeResult](),
+	"board.show":                     output[BoardView](),
 	"webartifact.build":              output[WebArtifactBuilt](),
 	"mcpapp.open":                    output[AppOpened](),
 	"diagram.open":                   output[AppOpened](),

@@ -419,3 +419,43 @@ type ImportResult struct {
 	EdgeIDs  map[string]string `json:"edgeIds"`
 	Revision uint64            `json:"revision"`
 }
+
+// BoardView is the reply of board.show: a compact, read-mostly picture of
+// the board for a small live view (the board MCP App): every node's box
+// and title, the edges, the context pins and the approvals waiting on the
+// human.
+type BoardView struct {
+	OK               bool            `json:"ok"`
+	Revision         uint64          `json:"revision"`
+	Summary          string          `json:"summary"`
+	Nodes            []BoardNode     `json:"nodes"`
+	Edges            []BoardEdge     `json:"edges"`
+	Pins             []string        `json:"pins"`
+	PendingApprovals []BoardApproval `json:"pendingApprovals"`
+}
+
+// BoardNode is one node of a BoardView.
+type BoardNode struct {
+	ID        string  `json:"id"`
+	Kind      string  `json:"kind"`
+	Title     string  `json:"title"`
+	X         float64 `json:"x"`
+	Y         float64 `json:"y"`
+	Width     float64 `json:"width"`
+	Height    float64 `json:"height"`
+	Collapsed bool    `json:"collapsed,omitempty"`
+}
+
+// BoardEdge is one edge of a BoardView.
+type BoardEdge struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// BoardApproval is a pending approval gate of a BoardView.
+type BoardApproval struct {
+	ID      string   `json:"id"`
+	Title   string   `json:"title"`
+	Detail  string   `json:"detail,omitempty"`
+	NodeIDs []string `json:"nodeIds"`
+}

@@ -328,6 +328,13 @@ func (c *Canvas) FrameDocumentGet(ctx context.Context, in *messages.FrameDocumen
 	return runOp[messages.Blob](ctx, c, "frame-document.get", in)
 }
 
+// Board runs board.show (GET /api/canvas/board): A compact view of the board:
+// node boxes and titles, edges, context pins and pending approvals (what the
+// board MCP App draws).
+func (c *Canvas) Board(ctx context.Context) (*messages.BoardView, error) {
+	return runOp[messages.BoardView](ctx, c, "board.show", nil)
+}
+
 // BuildWebArtifact runs webartifact.build (POST /api/canvas/web-artifact):
 // Bundle an agent's React sources (App.tsx, CSS, more files, npm deps)
 // in-process with esbuild into one self-contained HTML file in the workspace,

@@ -258,6 +258,7 @@ func TestCLIHTTPParity(t *testing.T) {
 		{cli: []string{"validate", "spec", "--type", "graph", "--graph-type", "bar", "--data", `[{"t":"a","n":1}]`},
 			method: "POST", path: "/api/canvas/schema/validate", body: `{"type":"graph","graphType":"bar","data":[{"t":"a","n":1}]}`},
 		{cli: []string{"node", "schema"}, method: "GET", path: "/api/canvas/schema"},
+		{cli: []string{"board"}, method: "GET", path: "/api/canvas/board"},
 		{cli: []string{"external-app", "open", "--tool-name", "show_counter", "--url", app, "--title", "Counter"},
 			method: "POST", path: "/api/canvas/mcp-app/open",
 			body: `{"toolName":"show_counter","transport":{"type":"http","url":"` + app + `"},"title":"Counter"}`,

@@ -15,6 +15,8 @@ type Resource struct {
 	Name        string
 	Description string
 	MimeType    string
+	// Meta is the content's _meta (an MCP App's ui: csp, prefersBorder).
+	Meta map[string]any
 	// Read renders the resource's text for the call's canvas.
 	Read func(c *Call) (string, error)
 	// Classes are the change classes after which subscribers of this

@@ -75,6 +75,7 @@ func init() {
 		&Resource{URI: "canvas://skills", Name: "bundled-skills", MimeType: "application/json",
 			Description: "The skill documents bundled with this server; read one at canvas://skills/<name>.",
 			Read:        readSkillsIndex},
+		boardResource(),
 	)
 	definePrompts(&Prompt{
 		Name:        "pmx-current-context",

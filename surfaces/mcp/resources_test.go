@@ -122,6 +122,7 @@ func TestResourceList(t *testing.T) {
 		{"canvas://history", "history", "text/plain", []string{"nodes", "pins"}},
 		{"canvas://code-graph", "code-graph", "application/json", []string{"nodes"}},
 		{"canvas://skills", "bundled-skills", "application/json", nil},
+		{"ui://pmx-canvas/board", "board-app", "text/html;profile=mcp-app", nil},
 	}
 	fixed := mcpapi.Resources()
 	if len(fixed) != len(want) {

@@ -86,7 +86,11 @@ func NewServer(opts Options) *Server {
 		if opts.Compact {
 			schema = CompactSchema(t)
 		}
-		s.mcp.AddTool(mcp.NewToolWithRawSchema(t.Name, t.Description, schema), s.toolHandler(t.Name))
+		tool := mcp.NewToolWithRawSchema(t.Name, t.Description, schema)
+		if t.UIResource != "" {
+			tool.Meta = &mcp.Meta{AdditionalFields: map[string]any{"ui": map[string]any{"resourceUri": t.UIResource}}}
+		}
+		s.mcp.AddTool(tool, s.toolHandler(t))
 	}
 	for _, r := range AllResources() {
 		s.mcp.AddResource(mcp.NewResource(r.URI, r.Name, mcp.WithResourceDescription(r.Description), mcp.WithMIMEType(r.MimeType)),
@@ -197,11 +201,18 @@ func InputSchema(t *Tool) json.RawMessage {
 	return b
 }
 
-func (s *Server) toolHandler(name string) server.ToolHandlerFunc {
+func (s *Server) toolHandler(t *Tool) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, _ := req.Params.Arguments.(map[string]any)
-		res := s.opts.Caller.Call(ctx, name, args)
+		res := s.opts.Caller.Call(ctx, t.Name, args)
 		out := &mcp.CallToolResult{IsError: res.IsError}
+		if t.UIResource != "" && !res.IsError {
+			// The app reads the result as structuredContent.
+			var v any
+			if json.Unmarshal([]byte(res.Text), &v) == nil {
+				out.StructuredContent = v
+			}
+		}
 		if len(res.Image) > 0 {
 			out.Content = append(out.Content, mcp.NewImageContent(base64.StdEncoding.EncodeToString(res.Image), res.ImageMime))
 		}
@@ -220,7 +231,7 @@ func (s *Server) resourceHandler(r *Resource) server.ResourceHandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		return []mcp.ResourceContents{mcp.TextResourceContents{URI: r.URI, MIMEType: r.MimeType, Text: text}}, nil
+		return []mcp.ResourceContents{mcp.TextResourceContents{URI: r.URI, MIMEType: r.MimeType, Text: text, Meta: r.Meta}}, nil
 	}
 }
 

@@ -86,6 +86,9 @@ type Tool struct {
 
 	// Compact is set for tools in the --tools=compact surface (CompactTools).
 	Compact bool
+	// UIResource is the ui:// MCP App the tool declares (_meta.ui), whose
+	// results then carry structuredContent for the app.
+	UIResource string
 }
 
 // Discriminator is a composite's selector field (action, kind).
@@ -226,7 +229,7 @@ func (r *Registry) addBoundTools() error {
 		if _, taken := r.byName[b.Tool]; taken {
 			return fmt.Errorf("mcp: %s binds tool %s, which is already defined", op.Name, b.Tool)
 		}
-		t := &Tool{Name: b.Tool, Description: b.Description, Fields: fieldsOf(op), Op: op.Name}
+		t := &Tool{Name: b.Tool, Description: b.Description, Fields: fieldsOf(op), Op: op.Name, UIResource: b.UIResource}
 		r.tools = append(r.tools, t)
 		r.byName[t.Name] = t
 		if b.Composite != "" {

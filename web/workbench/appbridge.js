@@ -21,6 +21,8 @@ const INIT_FALLBACK_MS = 1200;
 //     (tools/call, resources/read, resources/list, resources/templates/list,
 //     tools/list, prompts/list, ui/update-model-context);
 //   toolInput, toolResult: what the app was opened with;
+//   serverTools: false makes the app read-only (no tools/call; the
+//     capability is not advertised);
 //   hostContext: theme, displayMode, … (merged into the defaults);
 //   onSize({width, height}): the app asked for a size;
 //   onLog(entry): notifications/message from the app.
@@ -52,7 +54,9 @@ export function hostApp(frame, opts) {
       case "ui/initialize":
         return reply({
           protocolVersion: PROTOCOL, hostInfo: HOST_INFO,
-          hostCapabilities: { openLinks: {}, serverTools: {}, serverResources: {}, logging: {} },
+          hostCapabilities: opts.serverTools === false
+            ? { openLinks: {}, serverResources: {}, logging: {} }
+            : { openLinks: {}, serverTools: {}, serverResources: {}, logging: {} },
           hostContext: context(),
         });
       case "ping":
@@ -63,8 +67,11 @@ export function hostApp(frame, opts) {
         window.open(url, "_blank", "noopener,noreferrer");
         return reply({});
       }
-      case "tools/call": case "resources/read": case "resources/list": case "resources/templates/list":
-      case "tools/list": case "prompts/list": case "ui/update-model-context":
+      case "tools/call": case "tools/list":
+        if (opts.serverTools === false) return fail(-32601, "this host does not let apps call tools");
+      // falls through
+      case "resources/read": case "resources/list": case "resources/templates/list":
+      case "prompts/list": case "ui/update-model-context":
         try {
           return reply(await opts.call(m.method, p));
         } catch (err) {
