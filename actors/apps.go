@@ -164,6 +164,10 @@ type extAppSessionInput struct{ Change canvas.ExtAppSession }
 type extAppResultInput struct {
 	NodeID, SessionID, ToolName string
 	Result                      map[string]any
+	// Checkpoint, when set, is what an Excalidraw save_checkpoint saved
+	// (appCheckpoint) and ToolInput the node's new tool input (restore it).
+	Checkpoint map[string]any
+	ToolInput  map[string]any
 }
 
 func init() {
@@ -189,7 +193,9 @@ func init() {
 	}
 	writeHandlers["extapp.result"] = func(c *call) (any, *messages.Error) {
 		in := c.env.Args.(*extAppResultInput)
-		return map[string]any{"ok": canvas.RecordAppResult(c.tx, in.NodeID, in.SessionID, in.ToolName, in.Result)}, nil
+		ok := canvas.RecordAppResult(c.tx, canvas.AppResult{NodeID: in.NodeID, SessionID: in.SessionID, ToolName: in.ToolName,
+			Result: in.Result, Checkpoint: in.Checkpoint, ToolInput: in.ToolInput})
+		return map[string]any{"ok": ok}, nil
 	}
 	writeHandlers["extapp.model-context"] = func(c *call) (any, *messages.Error) {
 		in := c.env.Args.(*messages.ExtAppModelContextInput)
@@ -398,8 +404,11 @@ func extAppCallTool(ctx context.Context, s *System, ref *canvasRef, env *message
 	if in.NodeID != nil && *in.NodeID != "" {
 		var result map[string]any
 		if json.Unmarshal(raw, &result) == nil {
-			if _, werr := s.write(ctx, ref, "extapp.result", env, &extAppResultInput{NodeID: *in.NodeID, SessionID: sess.id,
-				ToolName: *in.ToolName, Result: result}); werr != nil {
+			rec := &extAppResultInput{NodeID: *in.NodeID, SessionID: sess.id, ToolName: *in.ToolName, Result: result}
+			if n, ok := ref.view.Load().Nodes.Get(*in.NodeID); ok {
+				rec.Checkpoint, rec.ToolInput = diagramCheckpoint(n, *in.ToolName, in.Arguments)
+			}
+			if _, werr := s.write(ctx, ref, "extapp.result", env, rec); werr != nil {
 				return nil, werr
 			}
 		}

@@ -2,9 +2,11 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/pmxcanvas/pmx-canvas/content/diagram"
 	"github.com/pmxcanvas/pmx-canvas/content/mcpapp"
+	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
@@ -36,4 +38,44 @@ func diagramOpen(ctx context.Context, s *System, ref *canvasRef, env *messages.E
 			result["structuredContent"] = sc
 		}}
 	return s.openApp(ctx, ref, env, o)
+}
+
+// diagramCheckpoint is what an Excalidraw app's save_checkpoint changes on
+// its node: appCheckpoint {id, data}, and a tool input that restores the
+// checkpoint in the same camera (so a re-opened node shows the edits).
+// Other calls and other apps change neither (nil, nil).
+func diagramCheckpoint(n *canvas.Node, toolName string, args map[string]any) (checkpoint, toolInput map[string]any) {
+	if toolName != "save_checkpoint" || n.Data["serverName"] != diagram.ServerName {
+		return nil, nil
+	}
+	id, _ := args["id"].(string)
+	if id == "" {
+		return nil, nil
+	}
+	var camera map[string]any
+	input, _ := n.Data["toolInput"].(map[string]any)
+	if text, _ := input["elements"].(string); text != "" {
+		var els []map[string]any
+		if json.Unmarshal([]byte(text), &els) == nil {
+			for _, e := range els {
+				if e["type"] == "cameraUpdate" {
+					camera = e
+					break
+				}
+			}
+			if camera == nil {
+				camera = diagram.Camera(els)
+			}
+		}
+	}
+	restore, err := json.Marshal(diagram.RestoreElements(id, camera))
+	if err != nil {
+		return nil, nil
+	}
+	next := map[string]any{}
+	for k, v := range input {
+		next[k] = v
+	}
+	next["elements"] = string(restore)
+	return map[string]any{"id": id, "data": args["data"]}, next
 }

@@ -358,7 +358,7 @@ func TestMCPResourcesAndSubscriptions(t *testing.T) {
 	}
 	want := "canvas://schema canvas://pinned-context canvas://ax canvas://ax-context canvas://ax-timeline canvas://ax-work " +
 		"canvas://ax-pending-steering canvas://ax-delivery canvas://layout canvas://summary canvas://spatial-context " +
-		"canvas://history canvas://code-graph canvas://skills"
+		"canvas://history canvas://code-graph canvas://skills ui://pmx-canvas/board"
 	sort.Strings(fixed)
 	wantList := strings.Fields(want)
 	sort.Strings(wantList)

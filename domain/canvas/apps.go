@@ -156,15 +156,31 @@ func SetExtAppSession(tx *Tx, s ExtAppSession) bool {
 	return true
 }
 
+// AppResult is an app's tool call to record on its node.
+type AppResult struct {
+	NodeID, SessionID, ToolName string
+	Result                      map[string]any
+	// Checkpoint and ToolInput, when set, are a saved diagram checkpoint
+	// (appCheckpoint) and the tool input that restores it.
+	Checkpoint, ToolInput map[string]any
+}
+
 // RecordAppResult records an app's tool call on its node: a call of the
 // node's own tool is its toolResult; any other (an app-only tool) is what
 // the app tells the model, appModelContext. Runtime state: no history.
-func RecordAppResult(tx *Tx, id, sessionID, toolName string, result map[string]any) bool {
-	old, ok := tx.Node(id)
-	if !ok || !IsExtApp(old) || dataString(old, "appSessionId") != sessionID {
+func RecordAppResult(tx *Tx, r AppResult) bool {
+	old, ok := tx.Node(r.NodeID)
+	if !ok || !IsExtApp(old) || dataString(old, "appSessionId") != r.SessionID {
 		return false
 	}
 	n := old.Clone()
+	toolName, result := r.ToolName, r.Result
+	if r.Checkpoint != nil {
+		n.Data["appCheckpoint"] = r.Checkpoint
+	}
+	if r.ToolInput != nil {
+		n.Data["toolInput"] = r.ToolInput
+	}
 	if toolName == dataString(old, "toolName") {
 		n.Data["toolResult"] = result
 	} else {

@@ -255,6 +255,26 @@ func TestDiagramOpen(t *testing.T) {
 	if r2["nodeId"] != id || r2["sessionId"] == r["sessionId"] {
 		t.Errorf("update in place: %v", r2)
 	}
+	// save_checkpoint: the node keeps the checkpoint and a tool input that
+	// restores it in the same camera; its tool result stays.
+	s.ok("POST", "/api/ext-app/call-tool", map[string]any{"sessionId": r2["sessionId"], "nodeId": id, "toolName": "save_checkpoint",
+		"arguments": map[string]any{"id": "pmx-" + id, "data": `{"elements":[]}`}})
+	d = s.node(id)
+	if cp, _ := d["appCheckpoint"].(map[string]any); cp["id"] != "pmx-"+id || cp["data"] != `{"elements":[]}` {
+		t.Errorf("appCheckpoint %v", d["appCheckpoint"])
+	}
+	var restore []map[string]any
+	if err := json.Unmarshal([]byte(d["toolInput"].(map[string]any)["elements"].(string)), &restore); err != nil || len(restore) != 2 ||
+		restore[0]["type"] != "restoreCheckpoint" || restore[0]["id"] != "pmx-"+id || restore[1]["type"] != "cameraUpdate" {
+		t.Errorf("toolInput after save_checkpoint: %v %v", restore, err)
+	}
+	if cp := structured(d["toolResult"])["checkpointId"]; cp != "pmx-"+id {
+		t.Errorf("save_checkpoint replaced the tool result: %v", d["toolResult"])
+	}
+	if got := firstText(s.ok("POST", "/api/ext-app/call-tool", map[string]any{"sessionId": r2["sessionId"], "nodeId": id,
+		"toolName": "read_checkpoint", "arguments": map[string]any{"id": "pmx-" + id}})["result"]); got != `{"elements":[]}` {
+		t.Errorf("read_checkpoint %q", got)
+	}
 	apps := 0
 	for _, n := range s.ok("GET", "/api/canvas/state", nil)["nodes"].([]any) {
 		if n.(map[string]any)["type"] == "mcp-app" {
