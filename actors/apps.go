@@ -274,7 +274,7 @@ func (s *System) openApp(ctx context.Context, ref *canvasRef, env *messages.Enve
 		_ = json.Unmarshal(opened.ResourceMeta, &meta)
 	}
 	node := canvas.ExtAppNode{NodeID: o.nodeID, ToolCallID: toolCallID, Title: title, HTML: opened.HTML, ToolInput: nonNilMap(o.args),
-		ServerName: serverName, ToolName: o.toolName, SessionID: sess.id, Transport: transportConfig(o.transport),
+		ServerName: serverName, ToolName: o.toolName, SessionID: sess.id, Transport: publicTransport(o.transport),
 		ResourceURI: opened.ResourceURI, ToolDef: toolDef, ResourceMeta: meta, ToolResult: result, X: o.x, Y: o.y, W: o.w, H: o.h}
 	if o.result != nil && node.NodeID != "" {
 		o.result(node.NodeID, result)
@@ -285,6 +285,9 @@ func (s *System) openApp(ctx context.Context, ref *canvasRef, env *messages.Enve
 		return nil, werr
 	}
 	placed := reply.Body.(*extAppPlaced)
+	if err := s.saveSecrets(ref.id, placed.ID, o.transport); err != nil {
+		s.cfg.Logger.Warn("cannot keep an app's transport for re-opening", "canvas", ref.id, "node", placed.ID, "err", err)
+	}
 	if o.result != nil && node.NodeID == "" {
 		// The node id is known now: record the adjusted result.
 		o.result(placed.ID, result)
@@ -526,6 +529,9 @@ func (a *appsActor) rehydrate(ctx actor.Context, ids []string) {
 			ctx.Send(old.pid, &closeAppSession{why: "its node was re-opened"})
 		}
 		o, err := reopenSpec(n)
+		if err == nil {
+			o.transport, err = a.ref.sys.withSecrets(a.ref.id, id, o.transport)
+		}
 		if err == nil {
 			err = a.ref.sys.appCommandAllowedErr(o.transport)
 		}

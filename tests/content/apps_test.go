@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -338,4 +340,38 @@ func TestMCPAppOnMCPAndGo(t *testing.T) {
 			return code == 400
 		})
 	}
+}
+
+// Transport secrets (headers, env) never reach node data; re-opening after
+// a restart still has them.
+func TestMCPAppTransportSecrets(t *testing.T) {
+	ws := t.TempDir()
+	url := transports(t)["http"]["url"].(string)
+	s := start(t, pmxcanvas.Options{Workspace: ws})
+	r := s.ok("POST", "/api/canvas/mcp-app/open", map[string]any{"toolName": "show_counter",
+		"transport": map[string]any{"type": "http", "url": url, "headers": map[string]any{"Authorization": "Bearer s3cret-token"}}})
+	id, sess := r["id"].(string), r["sessionId"].(string)
+	_, _, raw, _ := s.do("GET", "/api/canvas/state?includeBlobs=true", nil)
+	if strings.Contains(string(raw), "s3cret-token") {
+		t.Fatal("the header value is in the canvas state")
+	}
+	tc := s.node(id)["transportConfig"].(map[string]any)
+	if h := tc["headers"].(map[string]any); h["Authorization"] != "<redacted>" || tc["url"] != url {
+		t.Fatalf("transportConfig %v", tc)
+	}
+	kept, _ := filepath.Glob(filepath.Join(s.ws, ".pmx-canvas", "app-transports", "*", id+".json"))
+	if len(kept) != 1 {
+		t.Fatalf("the full transport is not kept: %v", kept)
+	}
+	if fi, err := os.Stat(kept[0]); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("kept transport mode %v %v, want 0600", fi.Mode(), err)
+	}
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s2 := start(t, pmxcanvas.Options{Workspace: ws})
+	eventually(t, "the app re-opened with its header", func() bool {
+		d := s2.node(id)
+		return d["sessionStatus"] == "ready" && d["appSessionId"] != sess
+	})
 }
