@@ -16,11 +16,6 @@ var batchAliases = map[string]struct{ op, mode string }{
 	"pin.remove": {"pin.set", "remove"},
 }
 
-// batchNotBuilt are entries the reference's batch allows whose operation
-// this build does not have yet; they fail with a clearer message than
-// "unsupported".
-var batchNotBuilt = map[string]bool{}
-
 // runBatch runs canvas.batch: every entry in one transaction, so the batch
 // applies whole or not at all, records one undo step and emits one layout
 // frame. Entries reference earlier results with "$name" / "$name.path".
@@ -43,8 +38,6 @@ func runBatch(c *call) (any, *messages.Error) {
 		}
 		op, ok := messages.Lookup(name)
 		switch {
-		case batchNotBuilt[name]:
-			return fail(i, messages.BadRequest("%s is not available in this build yet.", name))
 		case !ok || !op.Batch:
 			return fail(i, messages.BadRequest("Unsupported canvas_batch operation %q.", entry.Op))
 		}

@@ -5,9 +5,8 @@ package cli
 // built from the catalog (opcommand.go) and runs it through the remote
 // invoker, so the JSON is the HTTP route's; the groups below carry the
 // reference's help, and a few commands that read the layout (status,
-// node list, edge list) or do not run an operation (open) are written by
-// hand. Commands whose server operations this build does not have yet keep
-// their flags and help and fail with "<command>: not available yet".
+// node list, edge list) or do not run an operation (open, copilot
+// install-extension) are written by hand.
 
 import (
 	"encoding/json"
@@ -309,8 +308,8 @@ func (n *numValue) Type() string {
 	return "number"
 }
 
-// addNumber registers a number flag that is not a field's (the flags of
-// the commands that are not available yet), with its bad-value hint.
+// addNumber registers a number flag that is not a field's (node add's
+// flags of other types), with its bad-value hint.
 func addNumber(cmd *cobra.Command, name, short, usage, hint string, positive, integer bool) {
 	cmd.Flags().VarP(&numValue{positive: positive, integer: integer}, name, short, usage)
 	if hint != "" {

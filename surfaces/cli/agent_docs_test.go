@@ -43,7 +43,7 @@ func TestReferenceDocCoversTheTree(t *testing.T) {
 	for _, want := range []string{
 		"### pmx-canvas node add\n", "| `-x`, `--x` | number |", "### pmx-canvas ax host report\n",
 		"| `--canvas` |  |  | The host can show the canvas. |", "### pmx-canvas webview start\n",
-		"pmx-canvas batch --json '[", "### pmx-canvas completion bash\n", "(not available yet)",
+		"pmx-canvas batch --json '[", "### pmx-canvas completion bash\n",
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("the reference lacks %q", want)

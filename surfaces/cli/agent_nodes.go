@@ -140,7 +140,7 @@ func withGeometry(m map[string]flagUX) map[string]flagUX {
 }
 
 // addGeometryFlags registers the geometry flags on a command that has no
-// fields for them (the commands that are not available yet).
+// fields for them (html primitive add).
 func addGeometryFlags(cmd *cobra.Command, withHeight bool) {
 	for _, name := range []string{"x", "y", "width", "height"} {
 		if name == "height" && !withHeight {
@@ -237,7 +237,7 @@ func prepareNodeAdd(c *opCall) error {
 			"mcp-app nodes require tool-backed app metadata and cannot be created with generic node add.")
 	}
 	if flag, owner := strayFlag(c.cmd); flag != "" {
-		return die(fmt.Sprintf("Drop --%s: %s nodes are not available in this build yet.", flag, owner),
+		return die(fmt.Sprintf("Drop --%s, or use --type %s.", flag, owner),
 			"--%s applies only to --type %s", flag, owner)
 	}
 	switch {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -231,21 +233,36 @@ func TestRequestsCarryTheReferenceBodies(t *testing.T) {
 	}
 }
 
-func TestNotAvailableCommandsCallNothing(t *testing.T) {
+// copilot install-extension writes the embedded extension, never over a
+// file without --yes, and calls no server.
+func TestCopilotInstallExtension(t *testing.T) {
 	got, run := fakeServer(t, `{}`)
-	for _, args := range [][]string{
-		{"copilot", "install-extension", "--dry-run"},
-	} {
-		out, errOut, code := run(args...)
-		want := strings.Join(args[:len(args)-countFlags(args)], " ") + ": not available yet"
-		var e struct{ Error, Hint string }
-		_ = json.Unmarshal([]byte(errOut), &e)
-		if code != 1 || out != "" || e.Error != want || !strings.Contains(e.Hint, "docs/cli.md") {
-			t.Errorf("%v: code %d out %q err %q (want error %q)", args, code, out, errOut, want)
-		}
+	dir := t.TempDir()
+	target := filepath.Join(dir, "ext", "extension.mjs")
+	out, errOut, code := run("copilot", "install-extension", "--dry-run", "--target", target)
+	var r map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r["dryRun"] != true || r["wrote"] != false || r["targetExists"] != false || r["targetPath"] != target {
+		t.Fatalf("dry run: %d %s %s", code, out, errOut)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Fatal("the dry run wrote the file")
+	}
+	out, _, code = run("copilot", "install-extension", "--target", target)
+	if code != 0 || !strings.Contains(out, `"wrote": true`) {
+		t.Fatalf("install: %d %s", code, out)
+	}
+	if b, err := os.ReadFile(target); err != nil || !bytes.Equal(b, copilotExtension) {
+		t.Fatalf("installed file differs: %v", err)
+	}
+	_, errOut, code = run("copilot", "install-extension", "--target", target)
+	if code != 1 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("second install without --yes: %d %s", code, errOut)
+	}
+	if _, _, code = run("copilot", "install-extension", "--target", target, "--yes"); code != 0 {
+		t.Errorf("--yes: exit %d", code)
 	}
 	if len(*got) != 0 {
-		t.Errorf("not-available commands called the server: %v", *got)
+		t.Errorf("install-extension called the server: %v", *got)
 	}
 }
 
