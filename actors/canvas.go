@@ -502,6 +502,9 @@ func (r *canvasRef) idle(now time.Time, after time.Duration) bool {
 	if st := r.webviewView.Load(); st != nil && st.Active {
 		return false
 	}
+	if r.apps != nil && r.apps.count() > 0 {
+		return false // a live app session is a process or connection the human may use
+	}
 	return r.subscribers.Load() == 0 && r.gateWaiters.Load() == 0 && r.claimWaiters.Load() == 0 &&
 		r.leaseCount.Load() == 0 && r.inFlight.Load() == 0
 }
