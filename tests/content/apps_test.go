@@ -375,3 +375,24 @@ func TestMCPAppTransportSecrets(t *testing.T) {
 		return d["sessionStatus"] == "ready" && d["appSessionId"] != sess
 	})
 }
+
+// A stdio app server's process dies with the canvas (here: our server
+// stopping).
+func TestMCPAppProcessDiesWithTheServer(t *testing.T) {
+	s := start(t, pmxcanvas.Options{})
+	r := s.ok("POST", "/api/canvas/mcp-app/open", map[string]any{"toolName": "show_counter", "transport": transports(t)["stdio"]})
+	pid, err := strconv.Atoi(firstText(s.ok("POST", "/api/ext-app/call-tool", map[string]any{"sessionId": r["sessionId"], "toolName": "whoami"})["result"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the app server process to exit", func() bool {
+		if syscall.Kill(pid, 0) != nil {
+			return true
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		return err != nil || strings.Contains(string(stat), ") Z ")
+	})
+}
