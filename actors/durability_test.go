@@ -283,6 +283,17 @@ func followEvents(t *testing.T, h *harness) *eventLog {
 }
 
 func (l *eventLog) close() []uint64 {
+	// Events are published after the commit that acknowledged the write,
+	// so the last ones may still be on their way: give the stream up to
+	// 5 s to deliver one before stopping (none at all still fails).
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		l.mu.Lock()
+		n := len(l.seqs)
+		l.mu.Unlock()
+		if n > 0 {
+			break
+		}
+	}
 	close(l.stop)
 	<-l.done
 	l.mu.Lock()
