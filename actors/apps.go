@@ -494,6 +494,13 @@ func (a *appsActor) Receive(ctx actor.Context) {
 		a.rehydrate(ctx, m.rehydrate)
 	case *appRehydrated:
 		delete(a.rehydrating, m.nodeID)
+		if n, ok := a.ref.view.Load().Nodes.Get(m.nodeID); !ok || !canvas.IsExtApp(n) {
+			// The node went while its app was re-opened: nothing shows it.
+			if m.s != nil {
+				_ = m.s.client.Close()
+			}
+			return
+		}
 		change := canvas.ExtAppSession{NodeID: m.nodeID, Status: canvas.SessionReady}
 		if m.err != nil {
 			change.Status, change.Error = canvas.SessionError, m.err.Error()
