@@ -220,14 +220,14 @@ func mcpAppOpen(ctx context.Context, s *System, ref *canvasRef, env *messages.En
 	}
 	t := in.Transport
 	o := appOpen{transport: mcpapp.Transport{Type: t.Type, Command: t.Command, Args: t.Args, Cwd: t.Cwd, Env: t.Env, URL: t.URL, Headers: t.Headers},
-		toolName: *in.ToolName, args: in.ToolArguments, serverName: deref(in.ServerName), nodeID: deref(in.NodeID),
-		title: deref(in.Title), x: in.X, y: in.Y, w: in.Width, h: in.Height, timeout: appTimeout(in.TimeoutMs)}
+		toolName: *in.ToolName, args: in.ToolArguments, serverName: str(in.ServerName), nodeID: str(in.NodeID),
+		title: str(in.Title), x: in.X, y: in.Y, w: in.Width, h: in.Height, timeout: appTimeout(in.TimeoutMs)}
 	return s.openApp(ctx, ref, env, o)
 }
 
 func appTimeout(ms *float64) time.Duration {
 	if ms == nil {
-		return messages.AppDefaultTimeout
+		return mcpapp.DefaultTimeout
 	}
 	return time.Duration(*ms * float64(time.Millisecond))
 }
@@ -586,7 +586,7 @@ func reopenSpec(n *canvas.Node) (appOpen, error) {
 		return o, errors.New("the node has no tool to re-open its app with")
 	}
 	o.args, _ = n.Data["toolInput"].(map[string]any)
-	o.timeout = messages.AppDefaultTimeout
+	o.timeout = mcpapp.DefaultTimeout
 	return o, o.transport.Validate()
 }
 

@@ -24,7 +24,7 @@ func diagramOpen(ctx context.Context, s *System, ref *canvasRef, env *messages.E
 		return nil, messages.BadRequest("%s", err.Error()).With("field", "elements")
 	}
 	o := appOpen{transport: mcpapp.Transport{Type: "http", URL: open.ServerURL}, toolName: open.ToolName, args: open.ToolArguments,
-		serverName: open.ServerName, nodeID: deref(in.NodeID), title: deref(in.Title), x: in.X, y: in.Y, w: in.Width, h: in.Height,
+		serverName: open.ServerName, nodeID: str(in.NodeID), title: str(in.Title), x: in.X, y: in.Y, w: in.Width, h: in.Height,
 		timeout: appTimeout(in.TimeoutMs),
 		result: func(nodeID string, result map[string]any) {
 			if result == nil {

@@ -47,8 +47,11 @@ func webArtifactBuild(ctx context.Context, s *System, ref *canvasRef, env *messa
 		}
 		return nil, messages.BadRequest("Missing required fields: title, appTsx.").With("field", field)
 	}
-	for field, v := range map[string]*string{"initScriptPath": in.InitScriptPath, "bundleScriptPath": in.BundleScriptPath} {
-		if v != nil && *v != "" {
+	for _, f := range []struct {
+		field string
+		v     *string
+	}{{"initScriptPath", in.InitScriptPath}, {"bundleScriptPath", in.BundleScriptPath}} {
+		if field, v := f.field, f.v; v != nil && *v != "" {
 			return nil, messages.BadRequest("%s is not supported: this server bundles in-process with esbuild and runs no init or bundle script; drop the field.", field).With("field", field)
 		}
 	}
@@ -59,8 +62,8 @@ func webArtifactBuild(ctx context.Context, s *System, ref *canvasRef, env *messa
 	}
 	root := s.content.root
 	opts := webartifact.Options{Root: root.Dir(), Title: *in.Title, AppTsx: *in.AppTsx, Files: in.Files, Deps: in.Deps,
-		IndexCSS: deref(in.IndexCSS), MainTsx: deref(in.MainTsx), IndexHTML: deref(in.IndexHTML),
-		Timeout: messages.WebArtifactDefaultTimeout}
+		IndexCSS: str(in.IndexCSS), MainTsx: str(in.MainTsx), IndexHTML: str(in.IndexHTML),
+		Timeout: webartifact.DefaultTimeout}
 	if in.TimeoutMs != nil {
 		opts.Timeout = time.Duration(*in.TimeoutMs * float64(time.Millisecond))
 	}
@@ -159,13 +162,6 @@ func buildLogs(res *webartifact.Result) []string {
 	}
 	logs = append(logs, "[web-artifact] bundled with esbuild into "+res.Path+" ("+plural(res.Bytes, "byte")+")")
 	return append(logs, res.Logs...)
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }
 
 func plural(n int, noun string) string {

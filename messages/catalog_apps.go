@@ -76,9 +76,6 @@ var appOps = []*Op{
 	},
 }
 
-// App request timeouts: the default per request, and the most timeoutMs
-// may ask for.
-const (
-	AppDefaultTimeout = 30 * time.Second
-	AppMaxTimeout     = 30 * time.Minute
-)
+// AppMaxTimeout is the most an app request's timeoutMs may ask for (the
+// default is content/mcpapp's, 30 s).
+const AppMaxTimeout = 30 * time.Minute

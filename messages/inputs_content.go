@@ -211,9 +211,6 @@ type WebArtifactBuildInput struct {
 	TimeoutMs        *float64          `json:"timeoutMs" min:"1" max:"1800000" doc:"Build timeout in milliseconds, npm install included (default 600000, at most 1800000)."`
 }
 
-// Web artifact build timeouts: the default (the reference's 600 000 ms)
-// and the most timeoutMs may ask for.
-const (
-	WebArtifactDefaultTimeout = 10 * time.Minute
-	WebArtifactMaxTimeout     = 30 * time.Minute
-)
+// WebArtifactMaxTimeout is the most a web artifact build's timeoutMs may
+// ask for (the default is content/webartifact's, the reference's 600 000 ms).
+const WebArtifactMaxTimeout = 30 * time.Minute

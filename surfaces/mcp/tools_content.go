@@ -10,20 +10,9 @@ package mcpapi
 func ltStr(desc string) Obj  { return Obj{{"type", "string"}, {"description", desc}} }
 func ltNum(desc string) Obj  { return Obj{{"type", "number"}, {"description", desc}} }
 func ltBool(desc string) Obj { return Obj{{"type", "boolean"}, {"description", desc}} }
-func ltAny(desc string) Obj  { return Obj{{"description", desc}} }
-
-// ltTimeout is a timeoutMs field, bounded as webartifact.build's is (so
-// canvas_app advertises one type for it).
-func ltTimeout(desc string) Obj {
-	return Obj{{"type", "number"}, {"minimum", 1}, {"maximum", 1800000}, {"description", desc}}
-}
 
 func ltEnum(values []string, desc string) Obj {
 	return Obj{{"type", "string"}, {"enum", values}, {"description", desc}}
-}
-
-func ltStrings(desc string) Obj {
-	return Obj{{"type", "array"}, {"items", Obj{{"type", "string"}}}, {"description", desc}}
 }
 
 // ltRecordOf is a record<string, value> schema (value {} for any).
@@ -33,90 +22,13 @@ func ltRecordOf(value Obj) Obj {
 
 func ltRecord(desc string) Obj { return ltRecordOf(Obj{}).With("description", desc) }
 
-func ltRecords(desc string) Obj {
-	return Obj{{"type", "array"}, {"items", ltRecordOf(Obj{})}, {"description", desc}}
-}
-
-// Field builders: strict (rejected), dropped and unchecked fields. A dropped
-// field shared by several composite actions keeps its type in the
-// composite (the reference's loose type for .catch fields is the typed one).
+// Field builders: strict (rejected) fields, required or not.
 func ltReq(name string, s Obj) Field {
 	return Field{Name: name, Schema: s, Required: true, Check: Reject}
 }
 func ltOpt(name string, s Obj) Field { return Field{Name: name, Schema: s, Check: Reject} }
-func ltDrop(name string, s Obj) Field {
-	return Field{Name: name, Schema: s, Check: Drop, Loose: s}
-}
-
-// ltTyped is a strict optional field that a composite advertises with the
-// same type when several of its actions share it (canvas_app).
-func ltTyped(name string, s Obj) Field { return Field{Name: name, Schema: s, Check: Reject, Loose: s} }
-
-// chartKinds is the chart-kind help text shared by graphType fields.
-const chartKinds = "Chart kind: line, bar, pie, area, scatter, radar, stacked-bar (alias stack), composed (alias combo), sparkline, dot-plot (alias dot), bullet, slopegraph (alias slope)."
-
-// chartOptions are the chart fields canvas_add_graph_node and
-// canvas_validate_spec share (xKey … colorByDirection), in reference order.
-func chartOptions() []Field {
-	highlight := Obj{{"anyOf", []Obj{
-		{{"type", "number"}},
-		{{"type", "string"}, {"enum", []string{"max", "min"}}},
-		{{"type", "null"}},
-	}}, {"description", "Bar charts coloured by series: the accented bar — max (default), min, a 0-based index, or null for none."}}
-	return []Field{
-		ltDrop("xKey", ltStr("Row key for the x axis or category.")),
-		ltDrop("yKey", ltStr("Row key for the y value (composed charts fall back to barKey).")),
-		ltDrop("zKey", ltStr("Scatter only: row key for the bubble size.")),
-		ltDrop("nameKey", ltStr("Pie only: row key for slice names.")),
-		ltDrop("valueKey", ltStr("Value key for pie slices, sparklines, dot plots and the bullet measure.")),
-		ltDrop("axisKey", ltStr("Radar only: the category key.")),
-		ltDrop("metrics", ltStrings("Radar only: series keys drawn as polygons (default: the numeric non-axis columns).")),
-		ltDrop("series", ltStrings("Stacked bars only: segment keys (default: the numeric non-x columns).")),
-		ltDrop("barKey", ltStr("Composed only: the bar series key.")),
-		ltDrop("lineKey", ltStr("Composed only: the line series key.")),
-		ltDrop("aggregate", ltEnum([]string{"sum", "count", "avg"}, "Combine repeated x values (line, bar, area, stacked bars).")),
-		ltDrop("color", ltStr("Colour of a single series (line, bar, area, scatter).")),
-		ltDrop("colorBy", ltEnum([]string{"series", "category", "value", "none"}, "Bar charts: how bars are coloured; default series (one accented bar).")),
-		{Name: "highlight", Schema: highlight, Check: Drop, Loose: highlight},
-		ltDrop("barColor", ltStr("Composed only: bar colour.")),
-		ltDrop("lineColor", ltStr("Composed only: line colour.")),
-		ltDrop("labelKey", ltStr("Row label key for dot plots, bullets and slopegraphs.")),
-		ltDrop("targetKey", ltStr("Bullet only: per-row target value key.")),
-		ltDrop("rangesKey", ltStr("Bullet only: key of a number[] of qualitative band thresholds.")),
-		ltDrop("beforeKey", ltStr("Slopegraph: left-column value key.")),
-		ltDrop("afterKey", ltStr("Slopegraph: right-column value key.")),
-		ltDrop("beforeLabel", ltStr("Slopegraph: left column header.")),
-		ltDrop("afterLabel", ltStr("Slopegraph: right column header.")),
-		ltDrop("sort", ltEnum([]string{"asc", "desc", "none"}, "Dot-plot row order; default desc.")),
-		ltDrop("fill", ltBool("Sparkline: shade the area under the line.")),
-		ltDrop("showEndDot", ltBool("Sparkline: dot on the last point (default true).")),
-		ltDrop("showMinMax", ltBool("Sparkline: mark the minimum and maximum.")),
-		ltDrop("showValue", ltBool("Sparkline: print the last value inline.")),
-		ltDrop("colorByDirection", ltBool("Slopegraph: accent rising lines and mute falling ones (default off).")),
-	}
-}
-
-const strictSizeDesc = "Keep the given width/height; content that overflows scrolls instead of the frame growing to fit."
 
 func init() {
-	graphFields := []Field{
-		ltDrop("title", ltStr("Chart title (trimmed; default \"Graph\").")),
-		ltReq("graphType", ltStr(chartKinds)),
-		ltReq("data", ltRecords("The dataset: an array of row objects.")),
-	}
-	graphFields = append(graphFields, chartOptions()...)
-	graphFields = append(graphFields,
-		ltDrop("height", ltNum("Height of the plot itself, not of the node frame.")),
-		ltDrop("showLegend", ltBool("Show a legend where the chart kind has one.")),
-		ltDrop("showLabels", ltBool("Show direct labels such as pie slice labels (default true).")),
-		ltDrop("x", ltNum("World x; auto-placed when absent.")),
-		ltDrop("y", ltNum("World y; auto-placed when absent.")),
-		ltDrop("width", ltNum("Frame width (positive).")),
-		ltDrop("nodeHeight", ltNum("Frame height; wins over heightPx.")),
-		ltDrop("heightPx", ltNum("Frame height alias (the SDK's name for nodeHeight).")),
-		ltDrop("strictSize", ltBool(strictSizeDesc)),
-	)
-
 	define(
 		// Structured content (§7.7).
 		&Tool{
