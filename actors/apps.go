@@ -28,6 +28,9 @@ import (
 // reason when the server dies. Bridge calls (extapp.*) use the session's
 // client from the caller's goroutine, so a slow app never holds a mailbox.
 
+// appHostSource is the source of the Apps actors' writes.
+const appHostSource = "app-host"
+
 // Session caps per canvas: live sessions, and closed ones remembered (so a
 // call to one says it is closed rather than unknown).
 const (
@@ -508,7 +511,7 @@ func (a *appsActor) Receive(ctx actor.Context) {
 			a.spawn(ctx, m.s)
 			change.SessionID, change.HTML = m.s.id, m.html
 		}
-		a.write(ctx, "extapp.session", &extAppSessionInput{Change: change})
+		writeFrom(ctx, a.ref, appHostSource, "extapp.session", &extAppSessionInput{Change: change})
 	}
 }
 
@@ -546,11 +549,11 @@ func (a *appsActor) rehydrate(ctx actor.Context, ids []string) {
 			err = errors.New("this canvas has too many live MCP app sessions")
 		}
 		if err != nil {
-			a.write(ctx, "extapp.session", &extAppSessionInput{Change: canvas.ExtAppSession{NodeID: id, Status: canvas.SessionError, Error: err.Error()}})
+			writeFrom(ctx, a.ref, appHostSource, "extapp.session", &extAppSessionInput{Change: canvas.ExtAppSession{NodeID: id, Status: canvas.SessionError, Error: err.Error()}})
 			continue
 		}
 		a.rehydrating[id] = true
-		a.write(ctx, "extapp.session", &extAppSessionInput{Change: canvas.ExtAppSession{NodeID: id, Status: canvas.SessionRehydrating}})
+		writeFrom(ctx, a.ref, appHostSource, "extapp.session", &extAppSessionInput{Change: canvas.ExtAppSession{NodeID: id, Status: canvas.SessionRehydrating}})
 		sys := a.ref.sys
 		go func() {
 			dctx, cancel := context.WithTimeout(context.Background(), o.timeout+5*time.Second)
@@ -590,14 +593,6 @@ func reopenSpec(n *canvas.Node) (appOpen, error) {
 	return o, o.transport.Validate()
 }
 
-func (a *appsActor) write(ctx actor.Context, name string, args any) {
-	if pid := a.ref.layoutPID.Load(); pid != nil {
-		env := &messages.Envelope{Canvas: a.ref.id, Op: name, Source: "app-host", Args: args,
-			Deadline: time.Now().Add(a.ref.sys.cfg.DefaultTimeout)}
-		ctx.Request(pid, &invokeRequest{env: env, op: internalOps[name]})
-	}
-}
-
 // appSessionActor is one app session: it closes its server when it stops
 // and reports the server's death.
 type appSessionActor struct {
@@ -623,7 +618,7 @@ func (a *appSessionActor) Receive(ctx actor.Context) {
 			why = err.Error()
 		}
 		a.ref.apps.drop(a.s.id, why)
-		(&appsActor{ref: a.ref}).write(ctx, "extapp.session", &extAppSessionInput{Change: canvas.ExtAppSession{
+		writeFrom(ctx, a.ref, appHostSource, "extapp.session", &extAppSessionInput{Change: canvas.ExtAppSession{
 			NodeID: a.s.nodeID, Status: canvas.SessionError, Error: why, OnlySession: a.s.id}})
 		ctx.Stop(ctx.Self())
 	case *closeAppSession:

@@ -325,12 +325,19 @@ func (a *contentActor) sync(ctx actor.Context, path string, only map[string]stri
 // write sends an internal write to the Layout actor; its reply comes back
 // here as an invokeResult.
 func (a *contentActor) write(ctx actor.Context, name string, args any) {
-	pid := a.ref.layoutPID.Load()
+	writeFrom(ctx, a.ref, "watcher", name, args)
+}
+
+// writeFrom sends an internal Layout write (internalOps) from an actor;
+// the reply comes back to that actor as an invokeResult, so no actor waits
+// on the Layout.
+func writeFrom(ctx actor.Context, ref *canvasRef, source, name string, args any) {
+	pid := ref.layoutPID.Load()
 	if pid == nil {
 		return
 	}
-	env := &messages.Envelope{Canvas: a.ref.id, Op: name, Source: "watcher", Args: args,
-		Deadline: time.Now().Add(a.ref.sys.cfg.DefaultTimeout)}
+	env := &messages.Envelope{Canvas: ref.id, Op: name, Source: source, Args: args,
+		Deadline: time.Now().Add(ref.sys.cfg.DefaultTimeout)}
 	ctx.Request(pid, &invokeRequest{env: env, op: internalOps[name]})
 }
 
