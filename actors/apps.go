@@ -121,8 +121,8 @@ type appOpen struct {
 	title      string
 	x, y, w, h *float64
 	timeout    time.Duration
-	// result adjusts the tool result before it is stored (the diagram
-	// preset's checkpoint id), given the node id.
+	// result adjusts the tool result as it is stored, given the node id
+	// (the diagram preset's checkpoint id): canvas.ExtAppNode.AdjustResult.
 	result func(nodeID string, result map[string]any)
 }
 
@@ -278,10 +278,7 @@ func (s *System) openApp(ctx context.Context, ref *canvasRef, env *messages.Enve
 	}
 	node := canvas.ExtAppNode{NodeID: o.nodeID, ToolCallID: toolCallID, Title: title, HTML: opened.HTML, ToolInput: nonNilMap(o.args),
 		ServerName: serverName, ToolName: o.toolName, SessionID: sess.id, Transport: publicTransport(o.transport),
-		ResourceURI: opened.ResourceURI, ToolDef: toolDef, ResourceMeta: meta, ToolResult: result, X: o.x, Y: o.y, W: o.w, H: o.h}
-	if o.result != nil && node.NodeID != "" {
-		o.result(node.NodeID, result)
-	}
+		ResourceURI: opened.ResourceURI, ToolDef: toolDef, ResourceMeta: meta, ToolResult: result, AdjustResult: o.result, X: o.x, Y: o.y, W: o.w, H: o.h}
 	reply, werr := s.write(ctx, ref, "extapp.place", env, &extAppPlaceInput{Node: node})
 	if werr != nil {
 		_ = client.Close()
@@ -290,15 +287,6 @@ func (s *System) openApp(ctx context.Context, ref *canvasRef, env *messages.Enve
 	placed := reply.Body.(*extAppPlaced)
 	if err := s.saveSecrets(ref.id, placed.ID, o.transport); err != nil {
 		s.cfg.Logger.Warn("cannot keep an app's transport for re-opening", "canvas", ref.id, "node", placed.ID, "err", err)
-	}
-	if o.result != nil && node.NodeID == "" {
-		// The node id is known now: record the adjusted result.
-		o.result(placed.ID, result)
-		if _, werr := s.write(ctx, ref, "extapp.result", env, &extAppResultInput{NodeID: placed.ID, SessionID: sess.id,
-			ToolName: o.toolName, Result: result}); werr != nil {
-			_ = client.Close()
-			return nil, werr
-		}
 	}
 	sess.nodeID = placed.ID
 	if err := s.startSession(ref, sess); err != nil {

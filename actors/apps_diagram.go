@@ -27,9 +27,6 @@ func diagramOpen(ctx context.Context, s *System, ref *canvasRef, env *messages.E
 		serverName: open.ServerName, nodeID: str(in.NodeID), title: str(in.Title), x: in.X, y: in.Y, w: in.Width, h: in.Height,
 		timeout: appTimeout(in.TimeoutMs),
 		result: func(nodeID string, result map[string]any) {
-			if result == nil {
-				return
-			}
 			sc, _ := result["structuredContent"].(map[string]any)
 			if sc == nil {
 				sc = map[string]any{}

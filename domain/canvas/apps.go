@@ -31,6 +31,9 @@ type ExtAppNode struct {
 	ToolDef      any
 	ResourceMeta any
 	ToolResult   any
+	// AdjustResult, when set, changes ToolResult (a map) once the node's
+	// id is known (the diagram preset's checkpoint id names the node).
+	AdjustResult func(nodeID string, result map[string]any)
 	X, Y, W, H   *float64
 }
 
@@ -93,6 +96,9 @@ func PlaceExtApp(tx *Tx, a ExtAppNode) (n *Node, created bool, err *messages.Err
 		n.Position = Point{X: *a.X, Y: *a.Y}
 	} else if created {
 		n.Position = FindOpenPosition(tx.State().Nodes, n.Size.Width, n.Size.Height)
+	}
+	if m, ok := a.ToolResult.(map[string]any); ok && m != nil && a.AdjustResult != nil {
+		a.AdjustResult(n.ID, m)
 	}
 	for k, v := range map[string]any{
 		"mode": "ext-app", "toolCallId": a.ToolCallID, "nodeId": n.ID, "title": a.Title, "html": a.HTML,
