@@ -387,13 +387,11 @@ func extAppCallTool(ctx context.Context, s *System, ref *canvasRef, env *message
 	if in.SessionID == nil || *in.SessionID == "" || in.ToolName == nil || *in.ToolName == "" {
 		return nil, messages.BadRequest("Missing sessionId or toolName.")
 	}
-	sess, err := ref.apps.get(*in.SessionID)
+	sess, raw, err := sessionCall(ref, *in.SessionID, func(c *mcpapp.Client) (json.RawMessage, error) {
+		return c.CallTool(ctx, *in.ToolName, in.Arguments)
+	})
 	if err != nil {
 		return nil, err
-	}
-	raw, cerr := sess.client.CallTool(ctx, *in.ToolName, in.Arguments)
-	if cerr != nil {
-		return nil, messages.BadRequest("%s", cerr.Error())
 	}
 	if in.NodeID != nil && *in.NodeID != "" {
 		var result map[string]any
@@ -415,15 +413,9 @@ func extAppReadResource(ctx context.Context, _ *System, ref *canvasRef, env *mes
 	if in.SessionID == nil || *in.SessionID == "" || in.URI == nil || *in.URI == "" {
 		return nil, messages.BadRequest("Missing sessionId or uri.")
 	}
-	sess, err := ref.apps.get(*in.SessionID)
-	if err != nil {
-		return nil, err
-	}
-	raw, cerr := sess.client.ReadResource(ctx, *in.URI)
-	if cerr != nil {
-		return nil, messages.BadRequest("%s", cerr.Error())
-	}
-	return &messages.ExtAppResult{OK: true, Result: raw}, nil
+	return bridgeResult(sessionCall(ref, *in.SessionID, func(c *mcpapp.Client) (json.RawMessage, error) {
+		return c.ReadResource(ctx, *in.URI)
+	}))
 }
 
 func extAppList(ctx context.Context, _ *System, ref *canvasRef, env *messages.Envelope) (any, *messages.Error) {
@@ -431,17 +423,37 @@ func extAppList(ctx context.Context, _ *System, ref *canvasRef, env *messages.En
 	if in.SessionID == nil || *in.SessionID == "" {
 		return nil, messages.BadRequest("Missing sessionId.")
 	}
-	sess, err := ref.apps.get(*in.SessionID)
+	return bridgeResult(sessionCall(ref, *in.SessionID, func(c *mcpapp.Client) (json.RawMessage, error) {
+		switch env.Op {
+		case "extapp.list-tools":
+			return c.ListTools(ctx)
+		case "extapp.list-resources":
+			return c.ListResources(ctx)
+		case "extapp.list-resource-templates":
+			return c.ListResourceTemplates(ctx)
+		}
+		return c.ListPrompts(ctx)
+	}))
+}
+
+// sessionCall runs one bridge call on a live session's client, in the
+// caller's goroutine; a failed call is the caller's 400 with its text.
+func sessionCall(ref *canvasRef, id string, call func(*mcpapp.Client) (json.RawMessage, error)) (*appSession, json.RawMessage, *messages.Error) {
+	sess, err := ref.apps.get(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, cerr := call(sess.client)
+	if cerr != nil {
+		return nil, nil, messages.BadRequest("%s", cerr.Error())
+	}
+	return sess, raw, nil
+}
+
+// bridgeResult is a bridge call's reply: the server's result as it sent it.
+func bridgeResult(_ *appSession, raw json.RawMessage, err *messages.Error) (any, *messages.Error) {
 	if err != nil {
 		return nil, err
-	}
-	list := map[string]func(context.Context) (json.RawMessage, error){
-		"extapp.list-tools": sess.client.ListTools, "extapp.list-resources": sess.client.ListResources,
-		"extapp.list-resource-templates": sess.client.ListResourceTemplates, "extapp.list-prompts": sess.client.ListPrompts,
-	}[env.Op]
-	raw, cerr := list(ctx)
-	if cerr != nil {
-		return nil, messages.BadRequest("%s", cerr.Error())
 	}
 	return &messages.ExtAppResult{OK: true, Result: raw}, nil
 }
