@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonnum"
 )
 
 // CameraSizes are the standard 4:3 camera sizes, smallest first.
@@ -92,10 +94,10 @@ func bounds(e map[string]any) (box, bool) {
 	if !drawable[t] || deleted(e) {
 		return box{}, false
 	}
-	x, _ := number(e["x"])
-	y, _ := number(e["y"])
-	w, _ := number(e["width"])
-	h, _ := number(e["height"])
+	x, _ := jsonnum.Float(e["x"])
+	y, _ := jsonnum.Float(e["y"])
+	w, _ := jsonnum.Float(e["width"])
+	h, _ := jsonnum.Float(e["height"])
 	if t == "text" && w == 0 && h == 0 {
 		w, h = textSize(e)
 	}
@@ -135,8 +137,8 @@ func points(v any) [][2]float64 {
 			if len(pair) < 2 {
 				continue
 			}
-			px, ok1 := number(pair[0])
-			py, ok2 := number(pair[1])
+			px, ok1 := jsonnum.Float(pair[0])
+			py, ok2 := jsonnum.Float(pair[1])
 			if ok1 && ok2 {
 				out = append(out, [2]float64{px, py})
 			}
@@ -153,7 +155,7 @@ func points(v any) [][2]float64 {
 
 // textSize estimates a text element's size from its text and fontSize.
 func textSize(e map[string]any) (float64, float64) {
-	fs, ok := number(e["fontSize"])
+	fs, ok := jsonnum.Float(e["fontSize"])
 	if !ok || fs <= 0 {
 		fs = 20
 	}

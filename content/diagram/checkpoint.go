@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonnum"
 )
 
 // CheckpointPrefix starts every checkpoint id the host gives the app.
@@ -62,10 +64,10 @@ func RestoreElements(checkpointID string, camera map[string]any) []map[string]an
 
 // fourThree returns a fresh cameraUpdate with camera's view made 4:3.
 func fourThree(camera map[string]any) map[string]any {
-	x, _ := number(camera["x"])
-	y, _ := number(camera["y"])
-	w, okW := number(camera["width"])
-	h, okH := number(camera["height"])
+	x, _ := jsonnum.Float(camera["x"])
+	y, _ := jsonnum.Float(camera["y"])
+	w, okW := jsonnum.Float(camera["width"])
+	h, okH := jsonnum.Float(camera["height"])
 	if !okW || !okH || !(w > 0) || !(h > 0) || !finite(x, y, w, h, w*4, h*4) {
 		return Camera(nil)
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonnum"
 )
 
 // The hosted Excalidraw MCP App the preset opens.
@@ -164,7 +166,7 @@ func mergeBoundText(els []map[string]any) []map[string]any {
 		}
 		if !labelled[cid] {
 			label := map[string]any{"text": boundText(e)}
-			if fs, ok := number(e["fontSize"]); ok && fs > 0 {
+			if fs, ok := jsonnum.Float(e["fontSize"]); ok && fs > 0 {
 				label["fontSize"] = e["fontSize"]
 			}
 			if old, ok := c["label"].(map[string]any); ok {
@@ -263,24 +265,4 @@ func kind(v any) string {
 		return "object"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-// number reads a JSON or Go number.
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case float32:
-		return float64(n), true
-	case int:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	}
-	return 0, false
 }

@@ -1,13 +1,14 @@
 package graphspec
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonnum"
 )
 
 // need is what a chart requires of the values under one of its keys.
@@ -147,7 +148,7 @@ func (b *builder) barColoring() error {
 			b.props["highlight"] = s
 			return nil
 		}
-		idx, _ := number(h.Value) // a whole number ≥ 0, by checkOptions
+		idx, _ := jsonnum.Float(h.Value) // a whole number ≥ 0, by checkOptions
 		// Aggregation merges rows into fewer bars in the browser, so the
 		// row count bounds the index only without it.
 		if n := len(b.rows); b.in.Aggregate == "" && n > 0 && idx >= float64(n) {
@@ -187,7 +188,7 @@ func (b *builder) keyList(name string, given []string, catRole, cat string, n ne
 	keys := given
 	if len(keys) == 0 {
 		for _, k := range b.order {
-			if _, ok := number(b.rows[0][k]); ok && k != cat {
+			if _, ok := jsonnum.Float(b.rows[0][k]); ok && k != cat {
 				keys = append(keys, k)
 			}
 		}
@@ -284,7 +285,7 @@ func (b *builder) checkRows() error {
 // was wanted there and what was found. want is "" when v satisfies n.
 func checkValue(v any, n need) (path, want string, got any) {
 	if n == needNumber {
-		f, ok := number(v)
+		f, ok := jsonnum.Float(v)
 		switch {
 		case !ok:
 			return "", "a number", v
@@ -353,7 +354,7 @@ func firstRowKeys(in *Input) []string {
 	}
 	var labels, nums []string
 	for k, v := range row {
-		if _, ok := number(v); ok {
+		if _, ok := jsonnum.Float(v); ok {
 			nums = append(nums, k)
 		} else {
 			labels = append(labels, k)
@@ -366,40 +367,6 @@ func firstRowKeys(in *Input) []string {
 	}
 	keys := append([]string{labels[0]}, nums...)
 	return append(keys, labels[1:]...)
-}
-
-// number reports v as a float64 when it is any Go number or a json.Number.
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case float32:
-		return float64(n), true
-	case int:
-		return float64(n), true
-	case int8:
-		return float64(n), true
-	case int16:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case uint:
-		return float64(n), true
-	case uint8:
-		return float64(n), true
-	case uint16:
-		return float64(n), true
-	case uint32:
-		return float64(n), true
-	case uint64:
-		return float64(n), true
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	}
-	return 0, false
 }
 
 // describe names a value's kind for error messages, quoting short strings.
@@ -423,7 +390,7 @@ func describe(v any) string {
 	case []any:
 		return "an array"
 	}
-	if f, ok := number(v); ok {
+	if f, ok := jsonnum.Float(v); ok {
 		return strconv.FormatFloat(f, 'g', -1, 64)
 	}
 	return fmt.Sprintf("a Go %T", v)

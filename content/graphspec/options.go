@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonnum"
 )
 
 // checkOptions checks the options that do not depend on the chart type:
@@ -51,7 +53,7 @@ func (h Highlight) check() error {
 		}
 		return fmt.Errorf("Invalid highlight %q. %s", s, highlightUsage)
 	}
-	f, ok := number(h.Value)
+	f, ok := jsonnum.Float(h.Value)
 	if !ok {
 		return fmt.Errorf("Invalid highlight (%s). %s", describe(h.Value), highlightUsage)
 	}
@@ -119,7 +121,7 @@ func (in *Input) config(title string, data any) map[string]any {
 	str("colorBy", in.ColorBy)
 	if in.Highlight.Set {
 		v := in.Highlight.Value
-		if f, ok := number(v); ok {
+		if f, ok := jsonnum.Float(v); ok {
 			v = f
 		}
 		c["highlight"] = v

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonnum"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
@@ -155,30 +156,16 @@ func reviewRegion(v any) *Region {
 		return nil
 	}
 	r := &Region{}
-	if f, ok := jsonNumber(m["line"]); ok {
+	if f, ok := jsonnum.Float(m["line"]); ok {
 		r.Line = &f
 	}
-	if f, ok := jsonNumber(m["endLine"]); ok {
+	if f, ok := jsonnum.Float(m["endLine"]); ok {
 		r.EndLine = &f
 	}
 	if s, ok := m["label"].(string); ok {
 		r.Label = &s
 	}
 	return r
-}
-
-// jsonNumber reads a decoded JSON number (not a numeric string).
-func jsonNumber(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	case int:
-		return float64(n), true
-	}
-	return 0, false
 }
 
 const errNodeAnchoredReview = "node-anchored review annotation requires a nodeId that exists on the canvas."

@@ -1,12 +1,12 @@
 package canvas
 
 import (
-	"encoding/json"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonnum"
 	"github.com/pmxcanvas/pmx-canvas/internal/jsonobj"
 )
 
@@ -147,32 +147,10 @@ func truthy(v any) bool {
 	case string:
 		return t != ""
 	}
-	if f, ok := numberValue(v); ok {
+	if f, ok := jsonnum.Float(v); ok {
 		return f != 0 && !math.IsNaN(f)
 	}
 	return true
-}
-
-// numberValue returns v as a float64 when it is a number.
-func numberValue(v any) (float64, bool) {
-	switch t := v.(type) {
-	case float64:
-		return t, true
-	case float32:
-		return float64(t), true
-	case int:
-		return float64(t), true
-	case int64:
-		return float64(t), true
-	case int32:
-		return float64(t), true
-	case uint64:
-		return float64(t), true
-	case json.Number:
-		f, err := t.Float64()
-		return f, err == nil
-	}
-	return 0, false
 }
 
 // jsString is String(v) for the scalar values summaries print; objects are
@@ -186,7 +164,7 @@ func jsString(v any) string {
 	case bool:
 		return strconv.FormatBool(t)
 	}
-	if f, ok := numberValue(v); ok {
+	if f, ok := jsonnum.Float(v); ok {
 		return jsNumber(f)
 	}
 	return jsonText(v)
@@ -295,7 +273,7 @@ func summarizeWebpage(d map[string]any, max int) string {
 		parts = append(parts, "Description: "+desc)
 	}
 	status := str(d, "status")
-	code, hasCode := numberValue(d["statusCode"])
+	code, hasCode := jsonnum.Float(d["statusCode"])
 	if status != "" || hasCode {
 		line := "Fetch: "
 		if status != "" {
@@ -423,12 +401,12 @@ func summarizeWebArtifact(d map[string]any, max int) string {
 	}
 	if files := strList(d["sourceFiles"]); len(files) > 0 && !strings.Contains(content, "Source files:") {
 		line := "Source files: " + strings.Join(files, ", ")
-		if total, ok := numberValue(d["sourceFileCount"]); ok && int(total) > len(files) {
+		if total, ok := jsonnum.Float(d["sourceFileCount"]); ok && int(total) > len(files) {
 			line += ", +" + strconv.Itoa(int(total)-len(files)) + " more"
 		}
 		parts = append(parts, line)
 	}
-	if b, ok := numberValue(d["artifactBytes"]); ok && !strings.Contains(content, "Artifact bytes:") {
+	if b, ok := jsonnum.Float(d["artifactBytes"]); ok && !strings.Contains(content, "Artifact bytes:") {
 		parts = append(parts, "Artifact bytes: "+jsNumber(b))
 	}
 	if deps := strList(d["deps"]); len(deps) > 0 && !strings.Contains(content, "Dependencies:") {

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonnum"
 )
 
 // LayoutDiff is what changed between a snapshot and the current canvas
@@ -285,8 +287,8 @@ func sameJSONValue(a, b any) bool {
 			return true
 		}
 	}
-	if fa, ok := jsonNumberValue(a); ok {
-		fb, isNum := jsonNumberValue(b)
+	if fa, ok := jsonnum.Float(a); ok {
+		fb, isNum := jsonnum.Float(b)
 		return isNum && fa == fb
 	}
 	// Other Go types: compare what they encode to.
@@ -311,40 +313,6 @@ func isJSONNull(v any) bool {
 		return rv.IsNil()
 	}
 	return false
-}
-
-// jsonNumberValue returns v as a float64 when v is a Go number.
-func jsonNumberValue(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case float32:
-		return float64(n), true
-	case int:
-		return float64(n), true
-	case int8:
-		return float64(n), true
-	case int16:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case uint:
-		return float64(n), true
-	case uint8:
-		return float64(n), true
-	case uint16:
-		return float64(n), true
-	case uint32:
-		return float64(n), true
-	case uint64:
-		return float64(n), true
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	}
-	return 0, false
 }
 
 // normalizeJSON round-trips v through JSON into plain values.

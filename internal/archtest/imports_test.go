@@ -43,6 +43,8 @@ var rules = []rule{
 		"the CLI reaches the server through pmxcanvas or HTTP, never actor internals"},
 	{"internal/jsonobj", []string{module, "github.com/", "golang.org/"},
 		"the ordered JSON object is a leaf every layer may use: standard library only"},
+	{"internal/jsonnum", []string{module, "github.com/", "golang.org/"},
+		"the JSON number reader is a leaf every layer may use: standard library only"},
 }
 
 // pureStdlib are standard packages under forbidden prefixes that do no I/O.
