@@ -5,7 +5,6 @@ package cli
 // lines on stderr while the server builds.
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -150,12 +149,9 @@ func webArtifactInput(c *opCall, nodeAdd bool) error {
 		}
 	}
 	if v, _ := f.GetString("deps"); strings.TrimSpace(v) != "" {
-		deps := csv(v)
-		if strings.HasPrefix(strings.TrimSpace(v), "[") {
-			deps = nil
-			if err := json.Unmarshal([]byte(v), &deps); err != nil {
-				return die(webArtifactHint, "Invalid value for --deps: expected a JSON array of strings or comma-separated names (%v)", err)
-			}
+		deps, err := listValue("deps", v, webArtifactHint)
+		if err != nil {
+			return err
 		}
 		c.in["deps"] = deps
 	}

@@ -418,17 +418,9 @@ func (ff *fieldFlag) value(cmd *cobra.Command, hint string) (v any, ok bool, err
 		}
 		return nil, false, die(fmt.Sprintf("Use --%s true or --%s false", name, name), "Invalid value for --%s: %s", name, text)
 	case kindList:
-		t := strings.TrimSpace(text)
-		if !strings.HasPrefix(t, "[") {
-			list := csv(t)
-			if list == nil {
-				list = []string{}
-			}
-			return list, true, nil
-		}
-		var list []any
-		if err := json.Unmarshal([]byte(t), &list); err != nil {
-			return nil, false, die(hint, "Invalid value for --%s: expected a JSON array or comma-separated values (%v)", name, err)
+		list, err := listValue(name, text, hint)
+		if err != nil {
+			return nil, false, err
 		}
 		return list, true, nil
 	case kindJSON:
@@ -442,6 +434,24 @@ func (ff *fieldFlag) value(cmd *cobra.Command, hint string) (v any, ok bool, err
 		return nil, false, die(hint, "Invalid value for --%s: %s", name, text)
 	}
 	return text, true, nil
+}
+
+// listValue reads a list flag's text: a JSON array, or comma-separated
+// strings (empty: an empty list).
+func listValue(name, text, hint string) (any, error) {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "[") {
+		list := csv(t)
+		if list == nil {
+			list = []string{}
+		}
+		return list, nil
+	}
+	var list []any
+	if err := json.Unmarshal([]byte(t), &list); err != nil {
+		return nil, die(hint, "Invalid value for --%s: expected a JSON array or comma-separated values (%v)", name, err)
+	}
+	return list, nil
 }
 
 // opCall is one run of a built command: hooks read and change its input.
