@@ -11,12 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pmxcanvas/pmx-canvas/content/diagram"
+
 	"github.com/pmxcanvas/pmx-canvas/internal/jsonobj"
 )
-
-// defaultDiagram is the scene external-app add opens without elements
-// (the reference's non-empty default).
-const defaultDiagram = `[{"type":"rectangle","id":"pmx-start","x":0,"y":0,"width":320,"height":160,"label":{"text":"PMX Canvas"}}]`
 
 const diagramHint = `Use: pmx-canvas external-app add --kind excalidraw --title "Diagram" --elements-file ./scene.json`
 
@@ -125,7 +123,8 @@ func prepareDiagram(c *opCall) error {
 		}
 	}
 	if _, ok := c.in["elements"]; !ok {
-		c.in["elements"] = defaultDiagram
+		// The reference's non-empty default: the preset's own drawing.
+		c.in["elements"] = []any{diagram.DefaultElement()}
 	}
 	return nil
 }
