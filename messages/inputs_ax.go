@@ -20,7 +20,7 @@ type AxContextInput struct {
 
 // AxFocusInput is the input of ax.focus.set (POST /api/canvas/ax/focus).
 type AxFocusInput struct {
-	NodeIDs []any  `json:"nodeIds" doc:"Node ids to focus; an empty list clears the focus." pmx:"required,handler"`
+	NodeIDs []any  `json:"nodeIds" doc:"Node ids to focus; an empty list clears the focus." pmx:"required,handler" ax:"optional"`
 	Source  string `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }
 
@@ -58,7 +58,7 @@ type AxHostInput struct {
 type AxWorkCreateInput struct {
 	Title   *string `json:"title" doc:"Short title (must not be blank)." pmx:"required,handler"`
 	Status  *string `json:"status" doc:"Status (default todo)." enum:"workStatuses"`
-	Detail  *string `json:"detail" doc:"Longer description."`
+	Detail  *string `json:"detail" doc:"Longer description." ax:"nullable"`
 	NodeIDs []any   `json:"nodeIds" doc:"Nodes the work item is about."`
 	Source  string  `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }
@@ -90,7 +90,7 @@ type AxReviewAddInput struct {
 	AnchorType *string `json:"anchorType" doc:"What the annotation is anchored to (default node when nodeId is given, else file). A node anchor needs a node on the canvas." enum:"anchorTypes"`
 	NodeID     *string `json:"nodeId" doc:"Anchor node."`
 	File       *string `json:"file" doc:"Anchor file path."`
-	Region     any     `json:"region" doc:"Anchor region within the file: line, endLine, label." type:"object"`
+	Region     any     `json:"region" doc:"Anchor region within the file: line, endLine, label." type:"object" ax:"-"`
 	Author     *string `json:"author" doc:"Who wrote it."`
 	Source     string  `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }
@@ -108,8 +108,8 @@ type AxReviewUpdateInput struct {
 // AxApprovalRequestInput is the input of ax.approval.request (POST /api/canvas/ax/approval).
 type AxApprovalRequestInput struct {
 	Title   *string `json:"title" doc:"What needs approval (must not be blank)." pmx:"required,handler"`
-	Detail  *string `json:"detail" doc:"Why, and what happens if approved."`
-	Action  *string `json:"action" doc:"Machine-readable id of the action the gate protects."`
+	Detail  *string `json:"detail" doc:"Why, and what happens if approved." ax:"nullable"`
+	Action  *string `json:"action" doc:"Machine-readable id of the action the gate protects." ax:"nullable"`
 	NodeIDs []any   `json:"nodeIds" doc:"Nodes the gate is about."`
 	Source  string  `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }
@@ -141,7 +141,7 @@ type AxElicitationRespondInput struct {
 // AxModeRequestInput is the input of ax.mode.request.
 type AxModeRequestInput struct {
 	Mode    *string `json:"mode" doc:"The mode to switch to." enum:"modes" pmx:"required,handler"`
-	Reason  *string `json:"reason" doc:"Why the switch is wanted."`
+	Reason  *string `json:"reason" doc:"Why the switch is wanted." ax:"nullable"`
 	NodeIDs []any   `json:"nodeIds" doc:"Nodes the request is about."`
 	Source  string  `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }
@@ -156,11 +156,11 @@ type AxAwaitInput struct {
 
 // AxEventInput is the input of ax.event.record (POST /api/canvas/ax/event).
 type AxEventInput struct {
-	Kind    *string        `json:"kind" doc:"Event kind." enum:"eventKinds" pmx:"required,handler"`
+	Kind    *string        `json:"kind" doc:"Event kind." enum:"eventKinds" pmx:"required,handler" ax:"enum=interactionEventKinds"`
 	Summary *string        `json:"summary" doc:"One-line summary." pmx:"required,handler"`
-	Detail  *string        `json:"detail" doc:"Longer text."`
+	Detail  *string        `json:"detail" doc:"Longer text." ax:"nullable"`
 	NodeIDs []any          `json:"nodeIds" doc:"Nodes the event is about."`
-	Data    map[string]any `json:"data" doc:"Structured payload."`
+	Data    map[string]any `json:"data" doc:"Structured payload." ax:"nullable"`
 	Source  string         `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }
 
@@ -168,10 +168,10 @@ type AxEventInput struct {
 type AxEvidenceInput struct {
 	Kind    *string        `json:"kind" doc:"Evidence kind." enum:"evidenceKinds" pmx:"required,handler"`
 	Title   *string        `json:"title" doc:"Title (must not be blank)." pmx:"required,handler"`
-	Body    *string        `json:"body" doc:"Inline content."`
-	Ref     *string        `json:"ref" doc:"Path, URL or other locator."`
+	Body    *string        `json:"body" doc:"Inline content." ax:"nullable"`
+	Ref     *string        `json:"ref" doc:"Path, URL or other locator." ax:"nullable"`
 	NodeIDs []any          `json:"nodeIds" doc:"Nodes the evidence is about."`
-	Data    map[string]any `json:"data" doc:"Structured payload."`
+	Data    map[string]any `json:"data" doc:"Structured payload." ax:"nullable"`
 	Source  string         `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }
 

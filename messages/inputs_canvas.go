@@ -146,7 +146,7 @@ type NodeAddInput struct {
 	GitBase *string `json:"gitBase" mcp:"-" doc:"Diff nodes with gitDiff: the revision to compare the working tree with (default HEAD)."`
 	// Primitive and Kind select an html primitive.
 	Primitive *string `json:"primitive" doc:"Html nodes: an HTML primitive kind to generate from data (one of the 19; see the schema's htmlPrimitives)."`
-	Kind      *string `json:"kind" doc:"Alias of primitive."`
+	Kind      *string `json:"kind" doc:"Alias of primitive: the HTML primitive kind (one of the 19; see the schema's htmlPrimitives)."`
 
 	// Group creation fields.
 	Children    any     `json:"children" doc:"Group nodes: member ids (alias of childIds, read first)." type:"array"`

@@ -272,108 +272,72 @@ func approvalNotFound(it *Interaction, id string) *Rejection {
 
 // --- Payload schemas (ax.md §8.4) ---
 
-type fieldKind int
+// A payload's fields are the input fields of the operation its type runs
+// (messages.InteractionPayload): one schema for an operation and the
+// interaction that runs it. Required text fields must have non-whitespace
+// content: unlike the reference (whose min(1) accepted "   "),
+// interactions validate like the operations they map onto.
+
+type field = messages.PayloadField
 
 const (
-	fString      fieldKind = iota // any string
-	fText                         // a string with non-whitespace content
-	fEnum                         // one of enum
-	fStringArray                  // an array of strings
-	fRecord                       // a JSON object
+	fString      = messages.PayloadString
+	fText        = messages.PayloadText
+	fEnum        = messages.PayloadEnum
+	fStringArray = messages.PayloadStringArray
+	fRecord      = messages.PayloadRecord
 )
-
-type field struct {
-	name     string
-	kind     fieldKind
-	required bool
-	nullable bool
-	enum     []string
-}
-
-func req(name string, kind fieldKind, enum ...string) field {
-	return field{name: name, kind: kind, required: true, enum: enum}
-}
-
-func opt(name string, kind fieldKind, enum ...string) field {
-	return field{name: name, kind: kind, enum: enum}
-}
-
-func nullish(name string, kind fieldKind) field { return field{name: name, kind: kind, nullable: true} }
-
-var nodeIDsField = opt("nodeIds", fStringArray)
-
-// payloadSchemas are the per-type payload fields. Required text fields must
-// have non-whitespace content: unlike the reference (whose min(1) accepted
-// "   "), interactions validate like the operations they map onto.
-var payloadSchemas = map[string][]field{
-	"ax.event.record": {req("kind", fEnum, InteractionEventKinds...), req("summary", fText), nullish("detail", fString),
-		nodeIDsField, nullish("data", fRecord)},
-	"ax.steer":       {req("message", fText)},
-	"ax.work.create": {req("title", fText), opt("status", fEnum, WorkStatuses...), nullish("detail", fString), nodeIDsField},
-	"ax.work.update": {req("id", fText), opt("title", fString), opt("status", fEnum, WorkStatuses...),
-		nullish("detail", fString), nodeIDsField},
-	"ax.evidence.add": {req("kind", fEnum, EvidenceKinds...), req("title", fText), nullish("body", fString),
-		nullish("ref", fString), nodeIDsField, nullish("data", fRecord)},
-	"ax.approval.request": {req("title", fText), nullish("detail", fString), nullish("action", fString), nodeIDsField},
-	"ax.approval.resolve": {req("id", fText), req("decision", fEnum, Decisions...), opt("resolution", fString)},
-	"ax.review.add": {req("body", fText), opt("kind", fEnum, ReviewKinds...), opt("severity", fEnum, Severities...),
-		opt("anchorType", fEnum, AnchorTypes...), opt("nodeId", fString), opt("file", fString), opt("author", fString)},
-	"ax.focus.set":           {nodeIDsField},
-	"ax.elicitation.request": {req("prompt", fText), opt("fields", fStringArray), nodeIDsField},
-	"ax.mode.request":        {req("mode", fEnum, Modes...), nullish("reason", fString), nodeIDsField},
-	"ax.command.invoke":      {req("name", fText), opt("args", fRecord)},
-}
 
 func validatePayload(fields []field, p map[string]any) issues {
 	var is issues
 	for _, f := range fields {
-		v, present := p[f.name]
-		if !present || (v == nil && f.nullable) {
-			if f.required {
-				if f.kind == fEnum {
-					is.add(f.name, invalidOption(f.enum))
+		v, present := p[f.Name]
+		if !present || (v == nil && f.Nullable) {
+			if f.Required {
+				if f.Kind == fEnum {
+					is.add(f.Name, invalidOption(f.Enum))
 				} else {
-					is.add(f.name, expected(kindWord(f.kind), v, present))
+					is.add(f.Name, expected(kindWord(f.Kind), v, present))
 				}
 			}
 			continue
 		}
-		switch f.kind {
+		switch f.Kind {
 		case fString, fText:
 			s, ok := v.(string)
 			switch {
 			case !ok:
-				is.add(f.name, expected("string", v, true))
-			case f.kind == fText && s == "":
-				is.add(f.name, "Too small: expected string to have >=1 characters")
-			case f.kind == fText && strings.TrimSpace(s) == "":
-				is.add(f.name, "Too small: expected string to have >=1 non-whitespace characters")
+				is.add(f.Name, expected("string", v, true))
+			case f.Kind == fText && s == "":
+				is.add(f.Name, "Too small: expected string to have >=1 characters")
+			case f.Kind == fText && strings.TrimSpace(s) == "":
+				is.add(f.Name, "Too small: expected string to have >=1 non-whitespace characters")
 			}
 		case fEnum:
-			if s, ok := v.(string); !ok || !slices.Contains(f.enum, s) {
-				is.add(f.name, invalidOption(f.enum))
+			if s, ok := v.(string); !ok || !slices.Contains(f.Enum, s) {
+				is.add(f.Name, invalidOption(f.Enum))
 			}
 		case fStringArray:
 			list, ok := v.([]any)
 			if !ok {
-				is.add(f.name, expected("array", v, true))
+				is.add(f.Name, expected("array", v, true))
 				continue
 			}
 			for i, e := range list {
 				if _, ok := e.(string); !ok {
-					is.add(f.name+"."+strconv.Itoa(i), expected("string", e, true))
+					is.add(f.Name+"."+strconv.Itoa(i), expected("string", e, true))
 				}
 			}
 		case fRecord:
 			if _, ok := v.(map[string]any); !ok {
-				is.add(f.name, expected("record", v, true))
+				is.add(f.Name, expected("record", v, true))
 			}
 		}
 	}
 	return is
 }
 
-func kindWord(k fieldKind) string {
+func kindWord(k messages.PayloadKind) string {
 	switch k {
 	case fStringArray:
 		return "array"
@@ -410,7 +374,7 @@ func interactionAction(it *Interaction, nodes *canvas.State) (Action, *Rejection
 	if it == nil {
 		return Action{}, rejectEnvelope(nil, issues{"envelope: missing"})
 	}
-	fields, ok := payloadSchemas[it.Type]
+	fields, ok := messages.InteractionPayload(it.Type)
 	if !ok {
 		return Action{}, it.reject(501, RejectNotExecutable, `"`+it.Type+`" is recognized but not yet executable.`)
 	}

@@ -106,12 +106,19 @@ var CompactTools = []string{
 }
 
 // ListOrder is the full tools/list order: the frozen tools, then the tools
-// catalog operations bind (messages.MCPBinding), by name.
+// catalog operations bind after the reference (messages.MCPBinding), by
+// name.
 func ListOrder() []string {
+	frozen := map[string]bool{}
+	for _, n := range ToolOrder {
+		frozen[n] = true
+	}
 	var bound []string
 	for _, op := range messages.Catalog {
-		if op.MCP != nil {
-			bound = append(bound, op.MCP.Tool)
+		for _, b := range op.MCP {
+			if !frozen[b.Tool] {
+				bound = append(bound, b.Tool)
+			}
 		}
 	}
 	sort.Strings(bound)

@@ -31,8 +31,8 @@ func TestToolNamesAreFrozen(t *testing.T) {
 	}
 	bound := map[string]bool{}
 	for _, op := range messages.Catalog {
-		if op.MCP != nil {
-			bound[op.MCP.Tool] = true
+		for _, b := range op.MCP {
+			bound[b.Tool] = true
 		}
 	}
 	for _, n := range names[83:] {
@@ -69,7 +69,7 @@ func TestBoundOperationJoinsItsComposite(t *testing.T) {
 	op := *messages.Catalog[0] // any input type will do
 	op.Name = "test.bound"
 	op.HTTP = nil
-	op.MCP = &messages.MCPBinding{Tool: "canvas_test_bound", Description: "Test.", Composite: "canvas_query", Action: "bound"}
+	op.MCP = []messages.MCPBinding{{Tool: "canvas_test_bound", Description: "Test.", Composite: "canvas_query", Action: "bound"}}
 	saved := messages.Catalog
 	messages.Catalog = append(append([]*messages.Op(nil), saved...), &op)
 	t.Cleanup(func() { messages.Catalog = saved })
@@ -86,7 +86,7 @@ func TestBoundOperationJoinsItsComposite(t *testing.T) {
 	if !ok || !strings.HasPrefix(member.Description, `Deprecated: use canvas_query with action "bound".`) {
 		t.Fatalf("member %+v", member)
 	}
-	// A fresh registry without the binding is unchanged (definitions are shared).
+	// A fresh registry without the binding is unchanged (composites are built afresh).
 	messages.Catalog = saved
 	plain, _ := mcpapi.NewRegistry()
 	if c, _ := plain.Tool("canvas_query"); c.Discriminators[0].Values[len(c.Discriminators[0].Values)-1] == "bound" {

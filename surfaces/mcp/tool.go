@@ -16,7 +16,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
@@ -83,6 +83,10 @@ type Tool struct {
 	// each action.
 	Discriminators []Discriminator
 	Actions        []Action
+
+	// Adjust narrows the operation's fields for this tool (only, except,
+	// required): UX, set with define.
+	Adjust []fieldAdjust
 
 	// Compact is set for tools in the --tools=compact surface (CompactTools).
 	Compact bool
@@ -173,29 +177,44 @@ func (r *Registry) Tool(name string) (*Tool, bool) {
 	return t, ok
 }
 
-// NewRegistry builds the registry from the tool definitions: legacy tools,
-// then composites (with derived schemas), in the reference's order.
+// NewRegistry builds the registry from the catalog: a tool for every MCP
+// binding of an operation (messages.Op.MCP), with this package's UX for
+// it (define), and the composites (messages.MCPComposites) with the
+// actions their bindings name, in tools/list order (ListOrder).
 func NewRegistry() (*Registry, error) {
 	r := &Registry{byName: map[string]*Tool{}}
-	for _, name := range ToolOrder {
-		t, ok := definitions[name]
+	for _, op := range messages.Catalog {
+		for i := range op.MCP {
+			b := &op.MCP[i]
+			if _, dup := r.byName[b.Tool]; dup {
+				return nil, fmt.Errorf("mcp: %s binds tool %s, which is already bound", op.Name, b.Tool)
+			}
+			r.byName[b.Tool] = boundTool(op, b)
+		}
+	}
+	for i := range messages.MCPComposites {
+		c := &messages.MCPComposites[i]
+		if _, dup := r.byName[c.Tool]; dup {
+			return nil, fmt.Errorf("mcp: composite %s is also bound to an operation", c.Tool)
+		}
+		r.byName[c.Tool] = compositeTool(c)
+	}
+	for name := range definitions {
+		if _, ok := r.byName[name]; !ok {
+			return nil, fmt.Errorf("mcp: UX defined for %s, which no operation binds", name)
+		}
+	}
+	for _, name := range ListOrder() {
+		t, ok := r.byName[name]
 		if !ok {
-			return nil, fmt.Errorf("mcp: tool %s has no definition", name)
+			return nil, fmt.Errorf("mcp: frozen tool %s is not bound", name)
 		}
 		r.tools = append(r.tools, t)
-		r.byName[name] = t
 	}
-	if len(definitions) > len(ToolOrder) {
-		var extra []string
-		for name := range definitions {
-			if _, ok := r.byName[name]; !ok {
-				extra = append(extra, name)
-			}
-		}
-		sort.Strings(extra)
-		return nil, fmt.Errorf("mcp: tools defined but not ordered: %v", extra)
+	if len(r.tools) != len(r.byName) {
+		return nil, fmt.Errorf("mcp: %d tools are built but %d are listed (a composite missing from ToolOrder?)", len(r.byName), len(r.tools))
 	}
-	if err := r.addBoundTools(); err != nil {
+	if err := r.bindActions(); err != nil {
 		return nil, err
 	}
 	for _, t := range r.tools {
@@ -216,65 +235,121 @@ func NewRegistry() (*Registry, error) {
 	return r, nil
 }
 
-// addBoundTools lists a tool for each catalog operation with an MCP
-// binding, after the frozen tools: the operation's fields, its reply body
-// as pretty JSON. This is how an operation added after the reference
-// reaches MCP without a hand-written tool.
-func (r *Registry) addBoundTools() error {
+// boundTool is the tool a binding declares: the binding's name and
+// description, the operation's fields (less what the UX adjusts) and the
+// UX's argument building and result text.
+func boundTool(op *messages.Op, b *messages.MCPBinding) *Tool {
+	t := &Tool{Name: b.Tool, Description: b.Description, Op: op.Name, UIResource: b.UIResource}
+	ux := definitions[b.Tool]
+	if ux == nil {
+		ux = &Tool{}
+	}
+	t.Build, t.Format, t.Run, t.Fields = ux.Build, ux.Format, ux.Run, ux.Fields
+	if t.Fields == nil {
+		t.Fields = fieldsOf(op, ux.Adjust...)
+	}
+	return t
+}
+
+// compositeTool is a composite with its selectors; bindActions adds its
+// actions.
+func compositeTool(c *messages.MCPComposite) *Tool {
+	t := &Tool{Name: c.Tool, Description: c.Description}
+	for _, s := range c.Selectors {
+		t.Discriminators = append(t.Discriminators, Discriminator{Name: s.Name,
+			Values: append([]string(nil), s.Values...), Description: s.Description})
+	}
+	return t
+}
+
+// bindTool builds the tool a binding names, outside any registry (a tool
+// that runs another tool's definition: canvas_snapshot's actions).
+func bindTool(name string) *Tool {
 	for _, op := range messages.Catalog {
-		b := op.MCP
-		if b == nil {
-			continue
-		}
-		if _, taken := r.byName[b.Tool]; taken {
-			return fmt.Errorf("mcp: %s binds tool %s, which is already defined", op.Name, b.Tool)
-		}
-		t := &Tool{Name: b.Tool, Description: b.Description, Fields: fieldsOf(op), Op: op.Name, UIResource: b.UIResource}
-		r.tools = append(r.tools, t)
-		r.byName[t.Name] = t
-		if b.Composite != "" {
-			if err := r.joinComposite(b, t); err != nil {
-				return fmt.Errorf("mcp: %s: %w", op.Name, err)
+		for i := range op.MCP {
+			if op.MCP[i].Tool == name {
+				return boundTool(op, &op.MCP[i])
 			}
 		}
 	}
+	panic("mcp: no operation binds tool " + name)
+}
+
+// bindActions makes every binding with a Composite an action of it, in
+// the order of the composite's frozen selector values (kind, then action,
+// for two selectors); an action bound after the reference is appended to
+// the first selector, in catalog order.
+func (r *Registry) bindActions() error {
+	type bound struct {
+		b    *messages.MCPBinding
+		rank int
+	}
+	byComposite := map[string][]bound{}
+	for _, op := range messages.Catalog {
+		for i := range op.MCP {
+			b := &op.MCP[i]
+			if b.Composite == "" {
+				continue
+			}
+			c, ok := r.byName[b.Composite]
+			if !ok || len(c.Discriminators) == 0 {
+				return fmt.Errorf("mcp: %s joins %s, which is not a composite", b.Tool, b.Composite)
+			}
+			if (b.Kind != "") != (len(c.Discriminators) == 2) {
+				return fmt.Errorf("mcp: %s joins %s with the wrong selectors", b.Tool, b.Composite)
+			}
+			d := &c.Discriminators[0]
+			ai := slices.Index(d.Values, b.Action)
+			if ai < 0 {
+				if b.Kind != "" {
+					return fmt.Errorf("mcp: %s: %s has no action %q", b.Tool, c.Name, b.Action)
+				}
+				d.Values = append(d.Values, b.Action)
+				d.Description = "Operation to perform: " + strings.Join(d.Values, " | ") + "."
+				ai = len(d.Values) - 1
+			}
+			rank := ai
+			if b.Kind != "" {
+				ki := slices.Index(c.Discriminators[1].Values, b.Kind)
+				if ki < 0 {
+					return fmt.Errorf("mcp: %s: %s has no kind %q", b.Tool, c.Name, b.Kind)
+				}
+				rank = ki*len(d.Values) + ai
+			}
+			for _, o := range byComposite[c.Name] {
+				if o.rank == rank {
+					return fmt.Errorf("mcp: %s and %s are both %s %s %s", o.b.Tool, b.Tool, c.Name, b.Kind, b.Action)
+				}
+			}
+			byComposite[c.Name] = append(byComposite[c.Name], bound{b, rank})
+		}
+	}
+	for _, t := range r.tools {
+		if len(t.Discriminators) == 0 {
+			continue
+		}
+		acts := byComposite[t.Name]
+		want := len(t.Discriminators[0].Values)
+		if len(t.Discriminators) == 2 {
+			want *= len(t.Discriminators[1].Values)
+		}
+		if len(acts) != want {
+			return fmt.Errorf("mcp: composite %s has %d of its %d actions bound", t.Name, len(acts), want)
+		}
+		slices.SortStableFunc(acts, func(a, b bound) int { return a.rank - b.rank })
+		for _, a := range acts {
+			t.Actions = append(t.Actions, Action{Kind: a.b.Kind, Name: a.b.Action, Tool: a.b.Tool, Rename: a.b.Rename})
+		}
+	}
 	return nil
 }
 
-// joinComposite makes a bound tool an action of its composite: the
-// action is added to the composite's selector (values and the "Operation
-// to perform" description) before the composite derives its fields.
-func (r *Registry) joinComposite(b *messages.MCPBinding, t *Tool) error {
-	shared, ok := r.byName[b.Composite]
-	if !ok || len(shared.Actions) == 0 || len(shared.Discriminators) != 1 {
-		return fmt.Errorf("%s is not a single-selector composite", b.Composite)
-	}
-	// The definition is shared by every registry: this one gets a copy.
-	c := new(Tool)
-	*c = *shared
-	c.Discriminators = append([]Discriminator(nil), shared.Discriminators...)
-	r.byName[c.Name] = c
-	for i, lt := range r.tools {
-		if lt == shared {
-			r.tools[i] = c
-		}
-	}
-	d := &c.Discriminators[0]
-	for _, v := range d.Values {
-		if v == b.Action {
-			return fmt.Errorf("%s already has action %q", c.Name, b.Action)
-		}
-	}
-	d.Values = append(append([]string(nil), d.Values...), b.Action)
-	d.Description = "Operation to perform: " + strings.Join(d.Values, " | ") + "."
-	c.Actions = append(append([]Action(nil), c.Actions...), Action{Name: b.Action, Tool: t.Name})
-	return nil
-}
-
-// definitions collects tool definitions from this package's files.
+// definitions is this package's UX per tool, by tool name: a field
+// adjustment, the argument building and the result text. The tool's name,
+// description, operation and fields come from the catalog.
 var definitions = map[string]*Tool{}
 
-// define registers tool definitions (called from init functions).
+// define registers tools' UX (called from init functions).
 func define(tools ...*Tool) {
 	for _, t := range tools {
 		if _, dup := definitions[t.Name]; dup {

@@ -22,13 +22,7 @@ var cvBatchKeys = []string{"ok", "id", "type", "kind", "title", "content", "posi
 func init() {
 	define(&Tool{
 		Name: "canvas_batch",
-		Description: "Run a list of canvas operations in one atomic step (all apply or none; one undo step). Each entry is " +
-			"{op, assign?, args?}; a later entry's args may use \"$name\" for an assigned result's id or \"$name.path\" for a " +
-			"field of it. Ops: node.add, node.update, node.remove, graph.add, edge.add, group.create, group.add, group.remove, " +
-			"pin.set, pin.add, pin.remove, snapshot.save, arrange.",
-		Fields: opFields("canvas.batch"),
-		Op:     "canvas.batch",
-		Run:    runBatch,
+		Run:  runBatch,
 	})
 }
 

@@ -5,9 +5,7 @@ package mcpapi
 // tool with that tool's arguments and result.
 
 var (
-	listSnapshotsFields = opFields("snapshot.list")
-	gcSnapshotsFields   = opFields("snapshot.gc")
-	saveSnapshotFields  = opFields("snapshot.save", required("name"))
+	saveSnapshotFields = opFields("snapshot.save", required("name"))
 )
 
 // diffFields are canvas_diff's: the reference names the snapshot
@@ -26,10 +24,7 @@ var snapshotActions = map[string]string{
 func init() {
 	define(
 		&Tool{
-			Name:        "canvas_list_snapshots",
-			Description: "List saved snapshots, newest first (20 unless limit or all says otherwise).",
-			Fields:      listSnapshotsFields,
-			Op:          "snapshot.list",
+			Name: "canvas_list_snapshots",
 			Format: func(r *Reply) (string, error) {
 				list, err := cvDecode(r.Body)
 				if err != nil {
@@ -43,9 +38,6 @@ func init() {
 		},
 		&Tool{
 			Name: "canvas_snapshot",
-			Description: "Save the canvas as a named snapshot. With action it also lists (list), restores (restore), " +
-				"deletes (delete), garbage-collects (gc) or diffs against (diff) snapshots, answering as " +
-				"canvas_list_snapshots, canvas_restore, canvas_delete_snapshot, canvas_gc_snapshots and canvas_diff do.",
 			Fields: byMember([]Field{
 				cvStrict("name", cvStr("Snapshot name (save; required there).")),
 				cvStrict("action", cvEnum("save (default), list, restore, delete, gc or diff.", "save", "list", "restore", "delete", "gc", "diff")),
@@ -60,21 +52,15 @@ func init() {
 				cvStrict("keep", cvNum("gc: newest snapshots to keep (default 20).")),
 				cvStrict("dryRun", cvBool("gc: report without deleting.")),
 			}),
-			Op:  "snapshot.save",
 			Run: runSnapshot,
 		},
 		&Tool{
-			Name:        "canvas_gc_snapshots",
-			Description: "Delete old snapshots, keeping the newest keep (20); dryRun only reports.",
-			Fields:      gcSnapshotsFields,
-			Op:          "snapshot.gc",
-			Format:      cvBodyInOrder(false, "ok", "kept", "deleted", "dryRun"),
+			Name:   "canvas_gc_snapshots",
+			Format: cvBodyInOrder(false, "ok", "kept", "deleted", "dryRun"),
 		},
 		&Tool{
-			Name:        "canvas_diff",
-			Description: "Describe, as text, how the canvas differs from a snapshot.",
-			Fields:      diffFields,
-			Op:          "snapshot.diff",
+			Name:   "canvas_diff",
+			Fields: diffFields,
 			Build: func(_ *Call, a Args) (Args, error) {
 				return Args{"id": a["snapshot"]}, nil
 			},
@@ -88,17 +74,11 @@ func init() {
 			},
 		},
 		&Tool{
-			Name:        "canvas_restore",
-			Description: "Replace the canvas with a snapshot (undoable). Returns a summary of the restored canvas.",
-			Fields:      opFields("snapshot.restore"),
-			Op:          "snapshot.restore",
-			Run:         runRestore,
+			Name: "canvas_restore",
+			Run:  runRestore,
 		},
 		&Tool{
-			Name:        "canvas_delete_snapshot",
-			Description: "Delete a snapshot.",
-			Fields:      opFields("snapshot.delete"),
-			Op:          "snapshot.delete",
+			Name: "canvas_delete_snapshot",
 			Run: func(c *Call, a Args) (*Result, error) {
 				if _, err := c.Invoke("snapshot.delete", Args{"id": a["id"]}); err != nil {
 					return nil, err
@@ -115,10 +95,8 @@ func runSnapshot(c *Call, a Args) (*Result, error) {
 	member := &Tool{Name: "canvas_snapshot", Fields: saveSnapshotFields, Op: "snapshot.save",
 		Format: cvBodyInOrder(true, "ok", "id", "snapshot")}
 	if action != "" && action != "save" {
-		t := definitions[snapshotActions[action]]
-		copied := *t
-		copied.Name = "canvas_snapshot" // validation messages name the tool called
-		member = &copied
+		member = bindTool(snapshotActions[action])
+		member.Name = "canvas_snapshot" // validation messages name the tool called
 	}
 	args := cvCopyArgs(a)
 	delete(args, "action")

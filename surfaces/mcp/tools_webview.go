@@ -13,36 +13,15 @@ import (
 func init() {
 	define(
 		&Tool{
-			Name:        "canvas_webview_status",
-			Description: "Report the headless automation browser: whether it is supported and running, its backend, viewport, URL, start time and last error.",
-			Op:          "webview.status",
-		},
-		&Tool{
-			Name: "canvas_webview_start",
-			Description: "Start the headless automation browser on the workbench (replacing a running session). " +
-				"Returns the session status.",
-			Fields: opFields("webview.start"),
-			Op:     "webview.start",
+			Name:   "canvas_webview_start",
 			Format: webviewStatusOf,
 		},
 		&Tool{
-			Name:        "canvas_webview_stop",
-			Description: "Stop the automation browser session. Returns whether one was running and the final status.",
-			Op:          "webview.stop",
-		},
-		&Tool{
-			Name:        "canvas_resize",
-			Description: "Resize the automation browser's viewport (both sides positive). Requires a running session.",
-			Fields:      opFields("webview.resize"),
-			Op:          "webview.resize",
-			Format:      webviewStatusOf,
+			Name:   "canvas_resize",
+			Format: webviewStatusOf,
 		},
 		&Tool{
 			Name: "canvas_evaluate",
-			Description: "Run JavaScript in the automation page and return {value}. Pass exactly one of expression (a single expression) " +
-				"or script (a function body whose awaited return value is reported). Requires a running session.",
-			Fields: opFields("webview.evaluate"),
-			Op:     "webview.evaluate",
 			// {value}, or {} when the result has no JSON form.
 			Format: func(r *Reply) (string, error) {
 				var b struct {
@@ -58,31 +37,8 @@ func init() {
 			},
 		},
 		&Tool{
-			Name: "canvas_webview",
-			Description: "Drive the headless automation browser that shows the workbench. status reads the session; start opens it " +
-				"(backend, width, height, chromePath, chromeArgv, dataStoreDir); stop closes it; resize sets the viewport (positive " +
-				"width and height); evaluate runs JavaScript (exactly one of expression or script) and returns {value}. " +
-				"Screenshots are a separate tool, canvas_screenshot.",
-			Discriminators: []Discriminator{{Name: "action",
-				Values:      []string{"status", "start", "stop", "resize", "evaluate"},
-				Description: "Operation to perform: status | start | stop | resize | evaluate."}},
-			Actions: []Action{
-				{Name: "status", Tool: "canvas_webview_status"},
-				{Name: "start", Tool: "canvas_webview_start"},
-				{Name: "stop", Tool: "canvas_webview_stop"},
-				{Name: "resize", Tool: "canvas_resize"},
-				{Name: "evaluate", Tool: "canvas_evaluate"},
-			},
-		},
-		&Tool{
 			Name: "canvas_screenshot",
-			Description: "Capture the automation browser's page as an image (PNG unless another format is asked for). Returns the " +
-				"image followed by {bytes, backend, width, height, mimeType}. Requires a running webview session.",
-			Fields: []Field{
-				ltOpt("format", ltEnum([]string{"png", "jpeg", "webp"}, "Image format; the MIME type follows it (png when absent).")),
-				ltOpt("quality", ltNum("Quality for jpeg and webp.")),
-			},
-			Run: screenshot,
+			Run:  screenshot,
 		},
 	)
 }

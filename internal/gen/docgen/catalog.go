@@ -74,6 +74,40 @@ func httpFields() (string, error) {
 	return b.String(), nil
 }
 
+// interactionPayloads is one table per AX interaction type: the payload
+// fields, derived from the input of the operation the type runs.
+func interactionPayloads() (string, error) {
+	kinds := map[messages.PayloadKind]string{messages.PayloadString: "string", messages.PayloadText: "non-blank string",
+		messages.PayloadEnum: "string", messages.PayloadStringArray: "array of string", messages.PayloadRecord: "object"}
+	var b strings.Builder
+	for _, typ := range messages.InteractionTypes {
+		fields, _ := messages.InteractionPayload(typ)
+		fmt.Fprintf(&b, "#### %s payload\n\n", code(typ))
+		if len(fields) == 0 {
+			b.WriteString("No fields.\n\n")
+			continue
+		}
+		var rows [][]string
+		for _, f := range fields {
+			req, typeName := "", kinds[f.Kind]
+			if f.Required {
+				req = "yes"
+			}
+			if f.Nullable {
+				typeName += " or null"
+			}
+			vals := ""
+			if len(f.Enum) > 0 {
+				vals = code(strings.Join(f.Enum, " | "))
+			}
+			rows = append(rows, []string{code(f.Name), typeName, req, vals, f.Doc})
+		}
+		b.WriteString(table([]string{"field", "type", "required", "values", "meaning"}, rows))
+		b.WriteString("\n")
+	}
+	return b.String(), nil
+}
+
 // typeOf names a schema's JSON type: "string", "array of string",
 // "number or null", "any".
 func typeOf(s *messages.Schema) string {

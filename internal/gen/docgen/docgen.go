@@ -42,6 +42,7 @@ func Regions() []Region {
 	return []Region{
 		region("docs/http-api.md", "http-routes", httpRoutes),
 		region("docs/http-api.md", "http-fields", httpFields),
+		region("docs/http-api.md", "ax-interaction-payloads", interactionPayloads),
 		region("docs/mcp.md", "mcp-tools", mcpTools),
 		region("docs/go-package.md", "go-methods", goMethods),
 		cliRegion(),
