@@ -7,6 +7,7 @@ BENCHOUT  ?= $(BIN)/bench.txt
 # make run PORT=4400 WORKSPACE=~/project
 PORT      ?= 4313
 WORKSPACE ?= .
+ARGS      ?=
 
 .PHONY: run install build test e2e lint bench fuzz clean
 
@@ -14,7 +15,7 @@ WORKSPACE ?= .
 run:
 	@echo "building pmx-canvas… (the first build downloads and compiles the modules; later ones take seconds)" >&2
 	@$(GO) build -o $(BIN)/pmx-canvas ./cmd/pmx-canvas
-	@exec $(BIN)/pmx-canvas serve --port $(PORT) --workspace $(WORKSPACE) --no-open
+	@exec $(BIN)/pmx-canvas serve --port $(PORT) --workspace $(WORKSPACE) --no-open $(ARGS)
 
 ## install: put pmx-canvas on PATH (go install: $$GOBIN, else $$(go env GOPATH)/bin)
 install:

@@ -37,6 +37,7 @@ type serveOptions struct {
 	appCmds    []string
 	diagramURL string
 	noOpen     bool
+	demo       bool
 	logLevel   string
 	maxBody    int
 	ssePing    time.Duration
@@ -83,6 +84,7 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	f.StringVar(&o.diagramURL, "diagram-server-url", os.Getenv("PMX_CANVAS_DIAGRAM_URL"), "the Excalidraw MCP app endpoint diagram add uses (env PMX_CANVAS_DIAGRAM_URL; default https://mcp.excalidraw.com/mcp)")
 	f.StringSliceVar(&o.fetchAllow, "fetch-allow", nil, "a host name, IP or CIDR webpage nodes may fetch although it is loopback, private or link-local (a server bound beyond loopback refuses those; repeatable)")
 	f.BoolVar(&o.noOpen, "no-open", false, "do not open a browser at start")
+	f.BoolVar(&o.demo, "demo", false, "lay out the demo board (one node of every type, edges, a group, a pending approval, steering) when the canvas is empty; writes its files under pmx-demo/")
 	f.StringVar(&o.theme, "theme", "", "set the main canvas's theme at start: dark, light or high-contrast (env PMX_CANVAS_THEME)")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error (logs go to stderr)")
 	f.IntVar(&o.maxBody, "max-body", 32<<20, "largest request body accepted, in bytes")
@@ -214,7 +216,7 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 	srv, err := pmxcanvas.Start(pmxcanvas.Options{
 		Workspace: o.workspace, Host: o.host, Port: port, Token: token, AllowOrigins: o.origins, FetchAllow: o.fetchAllow,
 		AppCommands: o.appCmds, DiagramServerURL: o.diagramURL,
-		SeedDockedWidgets: true, Logger: logger, BodyLimit: o.maxBody,
+		SeedDockedWidgets: !o.demo, Logger: logger, BodyLimit: o.maxBody,
 		SSEPing: o.ssePing, SSEWriteTimeout: o.sseWrite, MaxBatch: o.maxBatch, NoSync: o.noFsync,
 		MaxInFlight: o.inFlight, AgentRate: o.agentRate, AgentBurst: o.agentBurst,
 		MaxSnapshots: o.maxSnaps, MaxSnapshotBytes: mibOrCap(o.maxSnapMiB), PassivateAfter: passivateFlag(o.passivate),
@@ -234,6 +236,19 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 			defer cancel()
 			_ = srv.Close(ctx)
 			return fmt.Errorf("failed to start PMX Canvas: --theme: %w", err)
+		}
+	}
+	if o.demo {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		seeded, err := srv.SeedDemo(ctx)
+		cancel()
+		switch {
+		case err != nil:
+			logger.Error("demo board not seeded", "err", err)
+		case seeded:
+			logger.Info("demo board seeded", "files", "pmx-demo/")
+		default:
+			logger.Info("demo board skipped: the canvas is not empty")
 		}
 	}
 	trimCtx, stopTrim := context.WithCancel(context.Background())
