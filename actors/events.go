@@ -16,6 +16,9 @@ type publish struct{ items []publishItem }
 type publishItem struct {
 	state  *canvas.State // nil for AX frames
 	events []canvas.Event
+	// change and agent make the canvas-changes frame after a layout frame.
+	change *canvas.Change
+	agent  string
 }
 
 // subscribe opens a subscription; the reply is a *messages.Subscription.
@@ -42,7 +45,7 @@ type eventsCore struct {
 func newEventsCore(ref *canvasRef, start uint64) *eventsCore {
 	return &eventsCore{
 		seq:    start,
-		ring:   newEventRing(ref.sys.cfg.RingSize),
+		ring:   newEventRing(2 * ref.sys.cfg.RingSize), // a commit's layout and change frames take two slots
 		subs:   map[uint64]chan *messages.StreamEvent{},
 		latest: ref.view.Load(),
 	}
@@ -100,11 +103,19 @@ func (e *eventsActor) drain() {
 		item := e.inbox[0]
 		e.inbox = e.inbox[1:]
 		// AX frames carry no layout: they take the latest one's revision.
+		base := e.latest.Revision
 		if item.state != nil {
 			e.latest = item.state
 		}
 		for _, ev := range item.events {
 			e.emit(e.frame(e.latest, ev))
+			if ev.Name == canvas.EventLayoutUpdate && item.change != nil {
+				// The commit's change frame shares its layout frame's
+				// number: each stream gets one of the two (?changes=1).
+				e.emitAgain(&messages.StreamEvent{Name: canvas.EventChanges, Data: canvas.ChangesFrame{State: e.latest,
+					Change: item.change, BaseRevision: base, Agent: item.agent,
+					SessionID: e.ref.sys.cfg.SessionID, Timestamp: e.ref.sys.cfg.Env.Timestamp()}})
+			}
 		}
 	}
 	e.inbox = nil
@@ -112,6 +123,11 @@ func (e *eventsActor) drain() {
 
 func (e *eventsActor) emit(se *messages.StreamEvent) {
 	e.seq++
+	e.emitAgain(se)
+}
+
+// emitAgain sends se under the last event's number.
+func (e *eventsActor) emitAgain(se *messages.StreamEvent) {
 	se.Seq = e.seq
 	e.ring.push(se)
 	for id, ch := range e.subs {
@@ -168,7 +184,7 @@ func (e *eventsActor) subscribe(ctx actor.Context, req messages.SubscribeRequest
 	connected := &messages.StreamEvent{Seq: connectedSeq, Name: "connected", Data: map[string]any{
 		"sessionId": sessionID, "requestedSessionId": requested, "continuity": continuity,
 		"path": nil, "theme": e.latest.Theme, "timestamp": ts,
-		"canvas": e.ref.id, "resumed": resumed, "replayed": len(replay), "revision": e.latest.Revision,
+		"canvas": e.ref.id, "resumed": resumed, "replayed": countEvents(replay), "revision": e.latest.Revision,
 	}}
 	initial := []*messages.StreamEvent{connected}
 	if resumed {
@@ -203,6 +219,18 @@ func (e *eventsActor) subscribe(ctx actor.Context, req messages.SubscribeRequest
 		Resumed: resumed, Initial: initial, Events: ch, Head: head,
 		Close: func() { root.Send(self, &unsubscribe{id: id}) },
 	}
+}
+
+// countEvents counts the events a stream replays: a commit's change frame
+// and layout frame are one event (each stream gets one of them).
+func countEvents(evs []*messages.StreamEvent) int {
+	n := 0
+	for _, ev := range evs {
+		if ev.Name != canvas.EventChanges {
+			n++
+		}
+	}
+	return n
 }
 
 // layoutFrame is the canvas-layout-update payload. It renders the layout
@@ -260,6 +288,9 @@ func (r *eventRing) push(e *messages.StreamEvent) {
 func (r *eventRing) oldest(head uint64) uint64 {
 	if r.n == 0 {
 		return head + 1
+	}
+	if first := r.buf[r.start]; first.Name == canvas.EventChanges {
+		return first.Seq + 1 // its layout twin is gone: the commit is not whole here
 	}
 	return r.buf[r.start].Seq
 }

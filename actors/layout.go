@@ -69,9 +69,13 @@ type layoutCore struct {
 type pendingWrite struct {
 	// seq is the Journal write this one waits for: its own, or, for a
 	// write that stores nothing, the last one sent before it.
-	seq         uint64
-	state       *canvas.State
-	events      []canvas.Event
+	seq    uint64
+	state  *canvas.State
+	events []canvas.Event
+	// change is what the write changed and agent who made it, for the
+	// canvas-changes frame.
+	change      *canvas.Change
+	agent       string
 	reply       *messages.Reply
 	waiters     []*actor.PID
 	idemKey     string
@@ -204,7 +208,8 @@ func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 	reply := &messages.Reply{Body: body, Revision: next.Revision}
 	ops := persistence.ChangeOps(a.ref.id, change, next)
 	core.seq++
-	p := &pendingWrite{seq: core.seq, state: next, events: events, reply: reply, waiters: []*actor.PID{ctx.Sender()},
+	p := &pendingWrite{seq: core.seq, state: next, events: events, change: change, agent: env.Agent,
+		reply: reply, waiters: []*actor.PID{ctx.Sender()},
 		ax: axEffectOf(change, c.axFocus), files: fileChangesOf(change), fetches: c.fetches,
 		apps: appChangesOf(env.Op, change)}
 	if env.IdempotencyKey != "" {
@@ -289,7 +294,7 @@ func (a *layoutActor) committed(ctx actor.Context, m *journalCommitted) {
 	items := make([]publishItem, 0, n)
 	for _, p := range done {
 		if len(p.events) > 0 {
-			items = append(items, publishItem{state: p.state, events: p.events})
+			items = append(items, publishItem{state: p.state, events: p.events, change: p.change, agent: p.agent})
 		}
 	}
 	if len(items) > 0 {

@@ -313,12 +313,23 @@ func TestEventsOrderResumeAndFreshLayout(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		h.mustCall("", "node.add", `{"type":"markdown"}`)
 	}
+	// Each commit: its layout frame, then its change frame, one number.
 	var seqs []uint64
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 6; i++ {
 		select {
 		case ev := <-sub.Events:
-			if ev.Name != canvas.EventLayoutUpdate {
-				t.Fatalf("event %s", ev.Name)
+			want := canvas.EventLayoutUpdate
+			if i%2 == 1 {
+				want = canvas.EventChanges
+			}
+			if ev.Name != want {
+				t.Fatalf("event %d: %s, want %s", i, ev.Name, want)
+			}
+			if i%2 == 1 {
+				if ev.Seq != seqs[len(seqs)-1] {
+					t.Fatalf("a change frame carries its layout frame's number: %d after %d", ev.Seq, seqs[len(seqs)-1])
+				}
+				continue
 			}
 			seqs = append(seqs, ev.Seq)
 		case <-time.After(5 * time.Second):
@@ -333,7 +344,7 @@ func TestEventsOrderResumeAndFreshLayout(t *testing.T) {
 	// Resume from the first: get exactly the two after it.
 	last := seqs[0]
 	res, _ := h.sys.Subscribe(ctx, messages.SubscribeRequest{LastEventID: &last})
-	if !res.Resumed || names(res.Initial) != "connected,canvas-layout-update,canvas-layout-update" || res.Initial[2].Seq != seqs[2] {
+	if !res.Resumed || names(res.Initial) != "connected,canvas-layout-update,canvas-changes,canvas-layout-update,canvas-changes" || res.Initial[3].Seq != seqs[2] {
 		t.Fatalf("resume: resumed=%v initial=%s", res.Resumed, names(res.Initial))
 	}
 	res.Close()
@@ -550,5 +561,13 @@ func TestRestartStormEscalatesAndRecovers(t *testing.T) {
 	}
 	if st := h.sys.Stats(); st.CanvasReloads != 1 || st.LayoutRestarts < 10 {
 		t.Fatalf("want one escalated reload after 10+ restarts, got %+v", st)
+	}
+}
+
+// The surfaces filter streams by the names messages declares; the domain
+// emits them under its own constants.
+func TestStreamEventNamesAgree(t *testing.T) {
+	if canvas.EventLayoutUpdate != messages.LayoutEvent || canvas.EventChanges != messages.ChangesEvent {
+		t.Fatalf("domain %q/%q, messages %q/%q", canvas.EventLayoutUpdate, canvas.EventChanges, messages.LayoutEvent, messages.ChangesEvent)
 	}
 }

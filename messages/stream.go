@@ -81,3 +81,24 @@ type Invoker interface {
 type Streamer interface {
 	Subscribe(ctx context.Context, req SubscribeRequest) (*Subscription, error)
 }
+
+// The event names a stream filter looks at: the whole layout after a
+// commit, and the same commit's change (the two share an event number).
+const (
+	LayoutEvent  = "canvas-layout-update"
+	ChangesEvent = "canvas-changes"
+)
+
+// KeepEvent reports whether a stream sends the event: a changes stream
+// (changes) gets canvas-changes frames and no full layout but a fresh
+// connection's snapshot (snapshot); a reference stream gets no
+// canvas-changes frames.
+func KeepEvent(name string, changes, snapshot bool) bool {
+	switch {
+	case changes && name == LayoutEvent && !snapshot:
+		return false
+	case !changes && name == ChangesEvent:
+		return false
+	}
+	return true
+}

@@ -12,7 +12,8 @@ import (
 // (GET /api/workbench/events) sends it: canvas-layout-update,
 // canvas-viewport-update, canvas-focus-node, context-pins-changed,
 // theme-changed, ax-state-changed, ax-event-created, ax-interaction, and on
-// connect connected, mcp-app-host-snapshot and the full layout.
+// connect connected, mcp-app-host-snapshot and the full layout; with
+// SubscribeOptions.Changes, canvas-changes instead of later layouts.
 type Event struct {
 	// Seq is the canvas's event number (the SSE id). Connect frames carry
 	// the head number.
@@ -36,6 +37,10 @@ type SubscribeOptions struct {
 	SkipInitial bool
 	// Buffer is the channel's capacity (0: 64).
 	Buffer int
+	// Changes delivers, after the first full layout, one canvas-changes
+	// event per commit (what it changed) instead of canvas-layout-update
+	// with the whole board, as the SSE route's ?changes=1 does.
+	Changes bool
 }
 
 // Subscription is a live event stream. Events delivers in order until
@@ -89,16 +94,23 @@ func (c *Canvas) Subscribe(ctx context.Context, o SubscribeOptions) (*Subscripti
 	}
 	out := make(chan Event, buf)
 	s := &Subscription{Events: out, Resumed: src.Resumed, Head: src.Head, stop: make(chan struct{}), done: make(chan struct{})}
-	go s.run(ctx, c, src, out, !o.SkipInitial)
+	go s.run(ctx, c, src, out, !o.SkipInitial, o.Changes)
 	return s, nil
 }
 
-func (s *Subscription) run(ctx context.Context, c *Canvas, src *messages.Subscription, out chan<- Event, initial bool) {
+func (s *Subscription) run(ctx context.Context, c *Canvas, src *messages.Subscription, out chan<- Event, initial, changes bool) {
 	defer close(s.done)
 	defer close(out)
 	defer func() { src.Close() }()
 	last := src.Head
+	snapshot := !src.Resumed // the connect burst's full layout is kept
 	send := func(ev *messages.StreamEvent) bool {
+		if !messages.KeepEvent(ev.Name, changes, snapshot) {
+			if ev.Seq > last {
+				last = ev.Seq
+			}
+			return true
+		}
 		b, err := ev.JSON()
 		if err != nil {
 			s.err = messages.Internal("encode %s event: %v", ev.Name, err)
@@ -124,6 +136,7 @@ func (s *Subscription) run(ctx context.Context, c *Canvas, src *messages.Subscri
 			}
 		}
 	}
+	snapshot = false
 	for {
 		select {
 		case ev, ok := <-src.Events:
@@ -148,6 +161,7 @@ func (s *Subscription) run(ctx context.Context, c *Canvas, src *messages.Subscri
 			}
 			src.Close()
 			src = next
+			snapshot = !src.Resumed
 			for _, ev := range src.Initial {
 				if ev.Name == "connected" && src.Resumed {
 					continue // a resume's own marker, not an event
@@ -156,6 +170,7 @@ func (s *Subscription) run(ctx context.Context, c *Canvas, src *messages.Subscri
 					return
 				}
 			}
+			snapshot = false
 		case <-ctx.Done():
 			return
 		case <-s.stop:

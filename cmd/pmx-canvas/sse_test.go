@@ -219,3 +219,79 @@ func TestSlowSubscribersAreDropped(t *testing.T) {
 		}
 	}
 }
+
+// ?changes=1 sends the full layout once, then one canvas-changes frame per
+// commit with only what changed (named by agent, numbered like the layout
+// frame it stands for); the reference stream never sees canvas-changes.
+func TestChangesStream(t *testing.T) {
+	p := startServer(t, "")
+	legacy := p.openStream("")
+	s := p.openStream("?changes=1")
+	for _, st := range []*sseStream{legacy, s} {
+		want := []string{"connected", "mcp-app-host-snapshot", "canvas-layout-update", "context-pins-changed"}
+		for i, name := range want {
+			if f := st.next(t); f.event != name {
+				t.Fatalf("frame %d is %s, want %s", i, f.event, name)
+			}
+		}
+	}
+	a := p.must(200, "POST", "/api/canvas/node", `{"type":"markdown","title":"A"}`, "X-PMX-Agent", "alice").str("id")
+	f := s.next(t)
+	if f.event != "canvas-changes" || f.data["agent"] != "alice" {
+		t.Fatalf("first change frame: %s %v", f.event, f.data)
+	}
+	nodes := f.data["nodes"].([]any)
+	if len(nodes) != 1 || nodes[0].(map[string]any)["id"] != a || f.data["baseRevision"].(float64)+1 != f.data["revision"].(float64) {
+		t.Fatalf("add frame: %v", f.data)
+	}
+	if l := legacy.next(t); l.event != "canvas-layout-update" || l.id != f.id {
+		t.Fatalf("the reference stream got %s id %s (change frame id %s)", l.event, l.id, f.id)
+	}
+
+	b := p.addNode(`{"type":"markdown","title":"B"}`)
+	s.next(t)
+	e := p.must(200, "POST", "/api/canvas/edge", fmt.Sprintf(`{"from":%q,"to":%q,"type":"flow"}`, a, b)).str("id")
+	if f := s.next(t); len(f.data["edges"].([]any)) != 1 || len(f.data["nodes"].([]any)) != 0 {
+		t.Fatalf("edge frame: %v", f.data)
+	}
+	// Pins have their own frame on both streams (no layout changes).
+	p.must(200, "POST", "/api/canvas/context-pins", fmt.Sprintf(`{"nodeIds":[%q]}`, b))
+	if f := s.next(t); f.event != "context-pins-changed" || f.data["nodeIds"].([]any)[0] != b {
+		t.Fatalf("pin frame: %s %v", f.event, f.data)
+	}
+	p.must(200, "DELETE", "/api/canvas/node/"+b, nil)
+	for f = s.next(t); f.event != "canvas-changes"; f = s.next(t) {
+	}
+	if removed := f.data["removedNodes"].([]any); len(removed) != 1 || removed[0] != b {
+		t.Fatalf("delete frame: %v", f.data)
+	}
+	if removed := f.data["removedEdges"].([]any); len(removed) != 1 || removed[0] != e {
+		t.Fatalf("the node's edge is removed with it: %v", f.data)
+	}
+
+	// Resuming a changes stream replays change frames, not layouts.
+	last := f.id
+	s.close()
+	p.must(200, "PATCH", "/api/canvas/node/"+a, `{"x":5,"y":6}`)
+	r := p.openStream("?changes=1", "Last-Event-ID", last)
+	if c := r.next(t); c.data["resumed"] != true || c.data["replayed"] != 1.0 {
+		t.Fatalf("resume: %v", c.data)
+	}
+	if f := r.next(t); f.event != "canvas-changes" || f.data["nodes"].([]any)[0].(map[string]any)["position"].(map[string]any)["x"] != 5.0 {
+		t.Fatalf("replayed change: %s %v", f.event, f.data)
+	}
+	deadline := time.After(300 * time.Millisecond)
+	for {
+		select {
+		case f, ok := <-legacy.frames:
+			if !ok {
+				t.Fatal("the reference stream closed")
+			}
+			if f.event == "canvas-changes" {
+				t.Fatal("the reference stream got a canvas-changes frame")
+			}
+		case <-deadline:
+			return
+		}
+	}
+}

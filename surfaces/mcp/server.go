@@ -269,7 +269,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 // ("" for none).
 func eventClass(name string) string {
 	switch name {
-	case "connected", "ping", "mcp-app-host-snapshot", "ax-interaction":
+	case "connected", "ping", "mcp-app-host-snapshot", "ax-interaction", messages.ChangesEvent: // the layout frame notifies
 		return ""
 	case "context-pins-changed":
 		return ClassPins
