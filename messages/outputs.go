@@ -49,6 +49,7 @@ var outputs = map[string]func() any{
 	"annotation.remove":              output[Removed](),
 	"annotation.list":                output[Annotations](),
 	"canvas.import":                  output[ImportResult](),
+	"canvas.export":                  output[Blob](),
 	"node.refresh":                   output[RefreshResult](),
 	"codegraph.get":                  output[CodeGraph](),
 	"file.get":                       output[FileDoc](),
