@@ -246,3 +246,29 @@ func TestExportPNGInChromium(t *testing.T) {
 		t.Fatalf("canvas_export png image: %v", err)
 	}
 }
+
+// BenchmarkExport1000 is GET /api/canvas/export for a 1,000-node board
+// through the invoker (no HTTP): the SVG drawn from the published view,
+// and the PNG, which launches Chromium per export (skipped without one).
+func BenchmarkExport1000(b *testing.B) {
+	srv, _ := benchServer(b)
+	ops := make([]map[string]any, 0, 1000)
+	for i := 0; i < 1000; i++ {
+		ops = append(ops, map[string]any{"op": "node.add", "args": map[string]any{"type": "markdown", "title": fmt.Sprintf("Card %d", i),
+			"content": "# Heading\n\nA paragraph of text that wraps over a few lines.\n- [ ] a task", "x": (i % 40) * 360, "y": (i / 40) * 260,
+			"width": 320, "height": 220}})
+	}
+	invoke(b, srv, "canvas.batch", map[string]any{"operations": ops})
+	for _, format := range []string{"svg", "png"} {
+		b.Run(format, func(b *testing.B) {
+			if format == "png" {
+				browsertest.Require(b, &automation.Chromium{})
+			}
+			var size int
+			for b.Loop() {
+				size = len(invoke(b, srv, "canvas.export", map[string]any{"format": format}).Body.(*messages.Blob).Data)
+			}
+			b.ReportMetric(float64(size), "bytes/export")
+		})
+	}
+}
