@@ -32,9 +32,12 @@ func init() {
 		}
 		switch format {
 		case "jsoncanvas", "canvas":
-			for name, v := range map[string]*string{"nodes": in.Nodes, "region": in.Region, "theme": in.Theme} {
-				if v != nil {
-					return nil, messages.InvalidInput("invalid input for canvas.export: field %q applies to svg and png exports, not %s", name, format).With("field", name)
+			for _, f := range []struct {
+				name string
+				v    *string
+			}{{"nodes", in.Nodes}, {"region", in.Region}, {"theme", in.Theme}} {
+				if f.v != nil {
+					return nil, messages.InvalidInput("invalid input for canvas.export: field %q applies to svg and png exports, not %s", f.name, format).With("field", f.name)
 				}
 			}
 			return canvas.ExportJSONCanvas(s), nil
