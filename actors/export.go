@@ -2,7 +2,6 @@ package actors
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -294,14 +293,17 @@ func rasterise(sys *System, svg []byte, view boardsvg.Rect, deadline time.Time) 
 }
 
 // rasterScript puts the SVG on the page as an image of exactly w×h CSS
-// pixels and waits until it is decoded.
+// pixels and waits until it is decoded. The SVG travels as a string and
+// is shown through a blob: URL, because Chromium refuses data: URLs over
+// 2 MB (a board of a few thousand nodes).
 func rasterScript(svg []byte, w, h int) string {
-	src, _ := json.Marshal("data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(svg))
-	return automation.ScriptExpression(fmt.Sprintf(`const img = new Image(%d, %d);
+	text, _ := json.Marshal(string(svg))
+	return automation.ScriptExpression(fmt.Sprintf(`const svg = %s;
+const img = new Image(%d, %d);
 img.style.display = "block";
 document.documentElement.style.margin = document.body.style.margin = "0";
 document.body.replaceChildren(img);
-img.src = %s;
+img.src = URL.createObjectURL(new Blob([svg], {type: "image/svg+xml"}));
 await img.decode();
-return true;`, w, h, src))
+return true;`, text, w, h))
 }
