@@ -142,13 +142,6 @@ var readHandlers = map[string]readHandler{
 		}
 		return diffAgainst(s, ref, key, messages.NotFound("Snapshot %q not found.", key))
 	},
-	"canvas.export": func(s *canvas.State, env *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
-		in := env.Args.(*messages.ExportInput)
-		if in.Format != nil && *in.Format != "jsoncanvas" && *in.Format != "canvas" {
-			return nil, messages.BadRequest("Unsupported export format %q. Use: jsoncanvas", *in.Format)
-		}
-		return canvas.ExportJSONCanvas(s), nil
-	},
 	"annotation.list": func(s *canvas.State, _ *messages.Envelope, _ *canvasRef) (any, *messages.Error) {
 		out := []canvas.AnnotationInfo{}
 		for _, a := range s.Annotations.All() {

@@ -171,6 +171,9 @@ type System struct {
 	fetchOnce sync.Once
 	fetch     *webpage.Fetcher
 	fetchErr  error
+	// rasterSlots bounds the PNG exports running at once: each launches a
+	// browser, and two cores hold few (export.go).
+	rasterSlots chan struct{}
 
 	mu      sync.Mutex
 	stopped bool
@@ -207,7 +210,7 @@ func Start(cfg Config) (*System, error) {
 		// protoactor logs every supervision event at info; keep warnings.
 		return slog.New(levelFilter{logger.Handler(), slog.LevelWarn})
 	}))
-	s := &System{cfg: cfg, as: as, frames: framedocs.New()}
+	s := &System{cfg: cfg, as: as, frames: framedocs.New(), rasterSlots: make(chan struct{}, 2)}
 	if err := s.startContent(); err != nil {
 		return nil, err
 	}

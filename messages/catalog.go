@@ -540,10 +540,13 @@ var canvasOps = []*Op{
 	},
 	{
 		Name: "canvas.export", Owner: OwnerLayout, Kind: Read,
-		Summary:  "Export the canvas as a JSON Canvas 1.0 document.",
+		Summary:  "Export the canvas as a JSON Canvas 1.0 document, or draw it as an SVG or PNG image (whole board, some nodes or a region).",
 		NewInput: input[ExportInput](),
+		Output:   output[Blob](),
 		CLI:      &CLIBinding{Path: "export"},
 		HTTP:     []Route{{"GET", "/api/canvas/export"}},
+		MCP: []MCPBinding{{Tool: "canvas_export",
+			Description: "Export the board: format svg draws it on the server (cards, edges, groups, the theme) and returns the SVG text; png returns an image (needs Chromium on the server); jsoncanvas (the default) returns the JSON Canvas 1.0 document. nodes (comma-separated ids) or region (x,y,w,h) pick part of the board. Attach the picture to a pull request or an issue."}},
 	},
 	{
 		Name: "canvas.import", Owner: OwnerLayout, Kind: Write,

@@ -42,7 +42,7 @@ var (
 	Outcomes            = []string{"success", "failure"}
 	Themes              = []string{"dark", "light", "high-contrast"}
 	AnnotationTypes     = []string{"freehand", "text"}
-	ExportFormats       = []string{"jsoncanvas"}
+	ExportFormats       = []string{"jsoncanvas", "svg", "png"}
 	ScreenshotFormats   = []string{"png", "jpeg", "webp"}
 	// WebviewBackends are the engines a webview start names (only chrome
 	// runs here; webkit is refused with a message saying so).

@@ -159,8 +159,14 @@ type IDInput struct {
 }
 
 // ExportInput is the input of canvas.export (GET /api/canvas/export).
+// Nodes and region choose what an svg or png export draws; they are
+// strings so that a query (?nodes=a,b&region=0,0,800,600), a flag and a
+// tool argument carry them the same way.
 type ExportInput struct {
-	Format *string `json:"format" doc:"Export format (jsoncanvas, the only one)." enum:"exportFormats"`
+	Format *string `json:"format" doc:"Export format: jsoncanvas (the default), svg (drawn on the server) or png (rasterised in Chromium)." enum:"exportFormats"`
+	Nodes  *string `json:"nodes" doc:"svg/png: only these nodes (comma-separated ids; a group brings its members) and the edges between them, fitted."`
+	Region *string `json:"region" doc:"svg/png: only the board region x,y,w,h (board units)."`
+	Theme  *string `json:"theme" doc:"svg/png: draw in this theme instead of the canvas's." enum:"themes"`
 }
 
 // ImportInput is the input of canvas.import (POST /api/canvas/import): a

@@ -160,7 +160,8 @@ func unwrap[R, T any](part func(*R) T) func(*R, error) (T, error) {
 // call runs op with input in on this canvas, through the invoker and the
 // operation's own decoder (the input travels as the JSON an HTTP client
 // would send), and decodes the reply body into out. A binary reply (a
-// screenshot) is copied into a *messages.Blob out.
+// screenshot) is copied into a *messages.Blob out; a JSON reply to a
+// *messages.Blob out is its JSON bytes.
 func (c *Canvas) call(ctx context.Context, op string, in any, out any) error {
 	if c.h.closed.Load() {
 		return messages.Unavailable("the canvas is closed")
@@ -179,8 +180,6 @@ func (c *Canvas) call(ctx context.Context, op string, in any, out any) error {
 			*dst = *blob
 			return nil
 		}
-	} else if _, ok := out.(*messages.Blob); ok {
-		return messages.Internal("%s answered %T, not an image", op, reply.Body)
 	}
 	body, err := messages.BodyJSON(reply.Body)
 	if err != nil {
@@ -188,6 +187,13 @@ func (c *Canvas) call(ctx context.Context, op string, in any, out any) error {
 	}
 	if reply.StatusCode() >= http.StatusBadRequest {
 		return replyError(op, reply.StatusCode(), body)
+	}
+	if dst, ok := out.(*messages.Blob); ok {
+		// An operation that answers bytes in some formats and JSON in
+		// others (canvas.export: an SVG or PNG, or a JSON Canvas) gives
+		// the JSON as bytes too, with its content type, as HTTP sends it.
+		*dst = messages.Blob{ContentType: "application/json", Data: body}
+		return nil
 	}
 	if err := json.Unmarshal(body, out); err != nil {
 		return messages.Internal("decode %s reply: %v", op, err)

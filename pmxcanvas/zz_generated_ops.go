@@ -240,9 +240,10 @@ func (c *Canvas) AnnotationList(ctx context.Context) (*messages.Annotations, err
 }
 
 // CanvasExport runs canvas.export (GET /api/canvas/export): Export the canvas
-// as a JSON Canvas 1.0 document.
-func (c *Canvas) CanvasExport(ctx context.Context, in *messages.ExportInput) (json.RawMessage, error) {
-	return deref(runOp[json.RawMessage](ctx, c, "canvas.export", in))
+// as a JSON Canvas 1.0 document, or draw it as an SVG or PNG image (whole
+// board, some nodes or a region).
+func (c *Canvas) CanvasExport(ctx context.Context, in *messages.ExportInput) (*messages.Blob, error) {
+	return runOp[messages.Blob](ctx, c, "canvas.export", in)
 }
 
 // CanvasImport runs canvas.import (POST /api/canvas/import): Import a JSON

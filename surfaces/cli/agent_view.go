@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
 func init() {
@@ -89,13 +91,21 @@ is 0 when the layout is clean and 2 when it has problems (the reference exited
 			run: runClear,
 		},
 		"canvas.export": {
-			short:   "Export the canvas as a JSON Canvas 1.0 document",
-			long:    "Export the canvas as a JSON Canvas 1.0 document (https://jsoncanvas.org): printed, or written to --output.",
-			example: []string{"pmx-canvas export > board.canvas", "pmx-canvas export --output board.canvas"},
+			short: "Export the canvas as a JSON Canvas 1.0 document, or as an SVG or PNG picture",
+			long: `Export the canvas as a JSON Canvas 1.0 document (https://jsoncanvas.org), or
+draw it: --format svg draws it on the server (no browser), --format png
+rasterises that in Chromium (the server needs chromium installed). --nodes
+(comma-separated ids; a group brings its members) or --region x,y,w,h picks
+part of the board; --theme draws in another theme. The document is printed,
+or written to --output with a summary printed instead.`,
+			example: []string{"pmx-canvas export > board.canvas", "pmx-canvas export --output board.canvas",
+				"pmx-canvas export --format svg --output board.svg",
+				"pmx-canvas export --format png --nodes node-abc,node-def --output part.png",
+				"pmx-canvas export --format svg --region 0,0,1600,900 --theme light > region.svg"},
 			extra: func(cmd *cobra.Command) {
-				cmd.Flags().String("output", "", "write the document to this file and print a summary")
+				cmd.Flags().String("output", "", "write the document or picture to this file and print a summary")
 			},
-			print: printExport,
+			run: runExport,
 		},
 		"canvas.import": {
 			short: "Import a JSON Canvas 1.0 document",
@@ -297,6 +307,33 @@ func runClear(c *opCall) error {
 
 // printExport prints the document, or writes it to --output and prints a
 // summary.
+// runExport prints or writes what the export answered: a picture (svg,
+// png) as its bytes — to --output with a receipt, else to stdout as the
+// file-bytes commands do — and a JSON Canvas as printExport does.
+func runExport(c *opCall) error {
+	reply, err := invokeReply(c.cmd, c.op, c.in)
+	if err != nil {
+		return err
+	}
+	blob, ok := reply.Body.(*messages.Blob)
+	if !ok {
+		body, err := messages.BodyJSON(reply.Body)
+		if err != nil {
+			return err
+		}
+		return printExport(c, body)
+	}
+	out := str(c.cmd, "output")
+	if out == nil || *out == "" || *out == "-" {
+		_, err := c.s.Out.Write(blob.Data)
+		return err
+	}
+	if err := os.WriteFile(*out, blob.Data, 0o644); err != nil {
+		return die("Pick a path in a directory you can write, e.g. --output ./board.svg", "Unable to write --output: %v", err)
+	}
+	return c.show(ordered{{"ok", true}, {"output", *out}, {"bytes", len(blob.Data)}, {"mimeType", blob.ContentType}})
+}
+
 func printExport(c *opCall, body json.RawMessage) error {
 	out := str(c.cmd, "output")
 	if out == nil {
