@@ -28,7 +28,7 @@ var files embed.FS
 
 // Workbench is the workbench's files as the HTTP surface serves them, one
 // level deep at /workbench/<name>: index.html, app.css, favicon.svg
-// (served at /favicon.svg and /favicon.ico), the page's ES modules (app.js
+// (served at /favicon.svg and /favicon.ico), nodes.css (the renderers' styles), the page's ES modules (app.js
 // and the modules it imports), and beside them the vendored libraries'
 // modules from workbench/vendor (preact.module.js, hooks.module.js,
 // signals.module.js, signals-core.module.js, htm.module.js). A page module

@@ -1,0 +1,56 @@
+// The frame renderer of html surfaces (html nodes and html primitives) and
+// of the viewer's nodes (json-render, graph, mermaid): a sandboxed frame of
+// the node's surface, GET /api/canvas/surface/:id. The server serves an
+// html surface with CSP "sandbox allow-scripts" (an opaque origin: it can
+// never reach the API) and redirects a viewer node to the viewer page.
+//
+// An html surface follows the theme by message (the theme bridge, with the
+// frame's own nonce); the viewer reads the theme from its URL, so a theme
+// change reloads it. Either reloads when what it shows changes (v=).
+
+import { html, useRef, useMemo, useEffect } from "./ui.js";
+import { apiURL, theme } from "./client.js";
+
+const HTML_SANDBOX = "allow-scripts";
+const VIEWER_SANDBOX = "allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox";
+
+// djb2 is a short hash of a string (the frame's version parameter).
+export function djb2(s) {
+  let h = 5381;
+  for (let i = 0; i < s.length; i++) h = ((h << 5) + h + s.charCodeAt(i)) | 0;
+  return (h >>> 0).toString(36);
+}
+
+const nonce = () => (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)).replace(/[^A-Za-z0-9_-]/g, "");
+
+export const isHTMLSurface = (node) => node.type === "html";
+
+function version(node) {
+  const d = node.data || {};
+  if (isHTMLSurface(node)) return djb2(String(d.html ?? d.content ?? ""));
+  return djb2(JSON.stringify([d.specVersion, d.spec, d.graphConfig, d.content]));
+}
+
+export function SurfaceFrame({ node }) {
+  const d = node.data || {};
+  const frame = useRef(null);
+  const tokens = useMemo(() => ({ theme: nonce(), frame: nonce() }), []);
+  const surface = isHTMLSurface(node);
+  const v = version(node);
+  // An html surface loads with the theme of its (re)load and then follows
+  // by message; a viewer reloads with each theme.
+  const current = theme.value;
+  const loadTheme = useMemo(() => current, surface ? [v] : [v, current]);
+  const post = () => {
+    const w = frame.current && frame.current.contentWindow;
+    if (w) w.postMessage({ source: "pmx-canvas-theme", token: tokens.theme, theme: theme.peek() }, "*");
+  };
+  useEffect(() => { if (surface) post(); }, [current]);
+  if (surface && !String(d.html ?? d.content ?? "").trim()) return html`<div class="node-empty">No HTML content set</div>`;
+  const q = new URLSearchParams({ theme: loadTheme, v });
+  if (surface) { q.set("themeToken", tokens.theme); q.set("frameToken", tokens.frame); }
+  const src = apiURL(`/api/canvas/surface/${encodeURIComponent(node.id)}?${q}`);
+  return html`<iframe ref=${frame} class=${surface ? "surface-frame html-node-frame" : "surface-frame mcp-app-frame"}
+    src=${src} title=${String(d.title || node.type)} sandbox=${surface ? HTML_SANDBOX : VIEWER_SANDBOX}
+    loading="lazy" onLoad=${surface ? post : undefined}></iframe>`;
+}
