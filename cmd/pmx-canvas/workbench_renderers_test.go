@@ -115,6 +115,13 @@ func TestWorkbenchRendersEveryNodeType(t *testing.T) {
 		t.Errorf("status styles %q", got)
 	}
 
+	// Docked beside the toolbar, a status keeps a one-line summary.
+	p.must(200, "POST", "/api/canvas/update", fmt.Sprintf(`{"updates":[{"id":%q,"dockPosition":"left"}]}`, status))
+	until(t, "the docked status summary", func() bool {
+		return js(t, page, fmt.Sprintf(`const d = document.querySelector('.hud-left [data-node-id=%q]');
+			return d ? d.querySelector(".docked-status .status-phase").textContent + "|" + d.querySelector(".docked-status .status-tool").textContent.trim() : ""`, status)) == "thinking|canvas_search"
+	})
+
 	// ledger: one line per entry (the two characters \n split too), then
 	// key/value rows with humanised keys.
 	shows(t, page, ledger, "ledger", `[...b.querySelectorAll(".ledger-line")].map(l => l.textContent).join("|") + "#" +

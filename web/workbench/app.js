@@ -14,6 +14,8 @@ import { api, canvasId, token, theme } from "./client.js";
 import { mountBody, unmountBody } from "./renderers.js";
 import { isExtApp } from "./node-app.js";
 import { traceStatus } from "./node-trace.js";
+import { DockedStatus } from "./node-status.js";
+import { html, render as draw } from "./ui.js";
 
 const MIN_SCALE = 0.1, MAX_SCALE = 4;
 const MIN_W = 200, MIN_H = 100;
@@ -258,6 +260,11 @@ function renderDocked(nodes) {
     const d = el("div", { class: "docked-node", "data-docked-node": "true", "data-node-id": n.id, "data-node-type": n.type });
     d.append(el("span", { class: "node-type-badge" }, TYPE_LABELS[n.type] || n.type));
     if (n.data && n.data.title) d.append(el("span", { class: "node-title" }, n.data.title));
+    if (n.type === "status") {
+      const summary = el("span", { class: "docked-summary" });
+      draw(html`<${DockedStatus} node=${n} />`, summary);
+      d.append(summary);
+    }
     d.addEventListener("contextmenu", (ev) => { ev.preventDefault(); nodeMenu(n.id, ev.clientX, ev.clientY); });
     (n.dockPosition === "left" ? left : right).append(d);
   }

@@ -14,10 +14,24 @@ const PHASE_TONES = {
 
 export const phaseOf = (d) => String(d.phase || d.content || d.status || "idle");
 
+// phaseTone is the colour class of a phase.
+export const phaseTone = (phase) => PHASE_TONES[phase.toLowerCase()] || "accent";
+
+// DockedStatus is a docked status's one-line summary beside the toolbar.
+export function DockedStatus({ node }) {
+  const d = node.data || {};
+  const phase = phaseOf(d), tone = phaseTone(phase);
+  return html`<span class="docked-status">
+    <span class=${"status-phase-dot tone-" + tone + (phase.toLowerCase() === "idle" ? "" : " pulsing")}></span>
+    <span class=${"status-phase tone-" + tone}>${phase}</span>
+    ${d.activeTool ? html`<span class="status-tool"><${Icon} name="gear" /> ${String(d.activeTool)}</span>` : null}
+  </span>`;
+}
+
 export function StatusBody({ node }) {
   const d = node.data || {};
   const phase = phaseOf(d);
-  const tone = PHASE_TONES[phase.toLowerCase()] || "accent";
+  const tone = phaseTone(phase);
   const sub = d.subagent && typeof d.subagent === "object" ? d.subagent : d.subagent ? { name: d.subagent, state: d.subagentState } : null;
   const level = d.level === "warn" || d.level === "error" ? d.level : "info";
   return html`<div class="status-node">
