@@ -31,15 +31,15 @@ function renderOnServer(src) {
 // useMarkdown is src rendered as sanitised HTML, or null while it is on
 // its way (or when src is empty).
 export function useMarkdown(src) {
-  const [html, setHTML] = useState(() => (src ? cache.get(src) ?? null : null));
+  const [, setHTML] = useState(null);
+  // The request starts while drawing (not after the paint an effect
+  // waits for); the effect only waits for it.
+  const request = src && !cache.has(src) ? renderOnServer(src) : null;
   useEffect(() => {
-    if (!src) { setHTML(null); return; }
-    const hit = cache.get(src);
-    if (hit !== undefined) { setHTML(hit); return; }
-    setHTML(null);
+    if (!request) return;
     let live = true;
-    renderOnServer(src).then((out) => { if (live && out !== null) setHTML(out); });
+    request.then((out) => { if (live && out !== null) setHTML(out); });
     return () => { live = false; };
   }, [src]);
-  return src && cache.has(src) ? cache.get(src) : html;
+  return src && cache.has(src) ? cache.get(src) : null;
 }
