@@ -145,6 +145,19 @@ func TestWorkbenchRendersEveryNodeType(t *testing.T) {
 		b.querySelector(".file-line-count").textContent, b.querySelector(".file-gutter").textContent,
 		b.querySelector(".file-text").textContent.split("\n")[0], !!b.querySelector('[title="Reload file"] svg')].join("|")`,
 		"TypeScript|true|4 lines|1\n2\n3\n4|export const answer = 42;|true")
+	// ⊕ records the file as AX evidence.
+	click(t, page, fmt.Sprintf(`[data-node-id=%q] .file-evidence`, file), 1)
+	until(t, "the file evidence", func() bool {
+		ev, _ := p.must(200, "GET", "/api/canvas/ax/timeline", nil).body["evidence"].([]any)
+		for _, e := range ev {
+			m := e.(map[string]any)
+			if m["kind"] == "file" && m["title"] == "answer.ts" && strings.HasSuffix(fmt.Sprint(m["ref"]), "/answer.ts") {
+				return true
+			}
+		}
+		return false
+	})
+
 	shows(t, page, csv, "csv table", `[b.querySelector(".file-language").textContent,
 		[...b.querySelectorAll(".file-table th")].map(c => c.textContent).join(","),
 		[...b.querySelectorAll(".file-table tbody tr")].map(r => [...r.children].map(c => c.textContent).join(",")).join(";")].join("|")`,
@@ -168,6 +181,14 @@ func TestWorkbenchRendersEveryNodeType(t *testing.T) {
 	shows(t, page, image, "zoomed image", `b.querySelector(".image-zoom-reset")?.textContent.trim()`, "120%")
 	if got := js(t, page, `return document.querySelector(".canvas-viewport > div").style.transform`); got != transform {
 		t.Errorf("the wheel over the image moved the board: %s -> %s", transform, got)
+	}
+	// Zoomed, a drag pans the image (and neither moves the node nor the board).
+	pos := func() string { return fmt.Sprint(p.must(200, "GET", "/api/canvas/node/"+image, nil).body["position"]) }
+	before := pos()
+	drag(t, page, ix, iy, 30, 20)
+	shows(t, page, image, "panned image", `b.querySelector(".image-stage img").style.transform`, "translate(30px, 20px) scale(1.2)")
+	if got := js(t, page, `return document.querySelector(".canvas-viewport > div").style.transform`); got != transform || pos() != before {
+		t.Errorf("the pan moved the board or the node: %s, %s -> %s", got, before, pos())
 	}
 
 	// webpage: host, title, status, description, excerpt, fetch time and
