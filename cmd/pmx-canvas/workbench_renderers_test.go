@@ -245,25 +245,30 @@ func TestWorkbenchRendersEveryNodeType(t *testing.T) {
 	}
 }
 
-// html surfaces, html primitives and the viewer's nodes are sandboxed
-// frames of GET /api/canvas/surface/:id that draw their content.
+// html surfaces and html primitives are sandboxed frames of GET
+// /api/canvas/surface/:id, the viewer's nodes frames of the viewer page
+// their surface names, and they draw their content — on a canvas other
+// than the default one too (every frame is addressed to the page's canvas).
 func TestWorkbenchRendersSurfaceFrames(t *testing.T) {
 	requireChromium(t)
 	p := startServer(t, "")
-	htmlID := p.addNode(`{"type":"html","title":"Surface","html":"<h1 id=\"hello\">Hello surface</h1><script>document.getElementById('hello').dataset.ran = 'yes'</script>","x":40,"y":40,"width":360,"height":240}`)
-	prim := p.addNode(`{"type":"html","primitive":"choice-grid","title":"Pick a database","data":{"items":[{"title":"Postgres","summary":"Relational."},{"title":"SQLite","summary":"Embedded."}]},"x":440,"y":40,"width":420,"height":320}`)
-	ui := p.must(200, "POST", "/api/canvas/json-render", `{"title":"Build","x":40,"y":400,"width":360,"height":240,"spec":{"root":"card","elements":{"card":{"type":"Card","props":{"title":"Build"},"children":["badge"]},"badge":{"type":"Badge","props":{"text":"passing","variant":"success"},"children":[]}}}}`).str("id")
-	graph := p.must(200, "POST", "/api/canvas/graph", `{"graphType":"bar","title":"Build minutes","x":440,"y":400,"width":420,"height":300,"data":[{"day":"Mon","minutes":12},{"day":"Tue","minutes":9}],"xKey":"day","yKey":"minutes"}`).str("id")
-	mermaid := p.addNode(`{"type":"mermaid","content":"flowchart LR\n  A[Plan] --> B[Ship]","x":900,"y":40,"width":360,"height":260}`)
+	const canvas = "?canvas=team"
+	add := func(body string) string { return p.must(200, "POST", "/api/canvas/node"+canvas, body).str("id") }
+	htmlID := add(`{"type":"html","title":"Surface","html":"<h1 id=\"hello\">Hello surface</h1><script>document.getElementById('hello').dataset.ran = 'yes'</script>","x":40,"y":40,"width":360,"height":240}`)
+	prim := add(`{"type":"html","primitive":"choice-grid","title":"Pick a database","data":{"items":[{"title":"Postgres","summary":"Relational."},{"title":"SQLite","summary":"Embedded."}]},"x":440,"y":40,"width":420,"height":320}`)
+	ui := p.must(200, "POST", "/api/canvas/json-render"+canvas, `{"title":"Build","x":40,"y":400,"width":360,"height":240,"spec":{"root":"card","elements":{"card":{"type":"Card","props":{"title":"Build"},"children":["badge"]},"badge":{"type":"Badge","props":{"text":"passing","variant":"success"},"children":[]}}}}`).str("id")
+	graph := p.must(200, "POST", "/api/canvas/graph"+canvas, `{"graphType":"bar","title":"Build minutes","x":440,"y":400,"width":420,"height":300,"data":[{"day":"Mon","minutes":12},{"day":"Tue","minutes":9}],"xKey":"day","yKey":"minutes"}`).str("id")
+	mermaid := add(`{"type":"mermaid","content":"flowchart LR\n  A[Plan] --> B[Ship]","x":900,"y":40,"width":360,"height":260}`)
 
-	page := browsertest.Open(t, p.url+"/workbench", 1400, 900)
+	page := browsertest.Open(t, p.url+"/workbench"+canvas, 1400, 900)
 	until(t, "the board", func() bool {
 		return js(t, page, `return String(document.querySelectorAll(".canvas-node iframe").length)`) == "5"
 	})
 	frameOf := func(id string) (*rod.Element, string) {
 		sel := fmt.Sprintf(`.canvas-node[data-node-id=%q] iframe`, id)
 		el := page.MustElement(sel)
-		return el, js(t, page, fmt.Sprintf(`const f = document.querySelector(%q); return f.getAttribute("sandbox") + "|" + f.getAttribute("src").split("?")[0]`, sel))
+		return el, js(t, page, fmt.Sprintf(`const f = document.querySelector(%q), u = new URL(f.src);
+			return [f.getAttribute("sandbox"), u.pathname + (u.searchParams.get("nodeId") ? "?nodeId=" + u.searchParams.get("nodeId") : ""), u.searchParams.get("canvas")].join("|")`, sel))
 	}
 	// frameText waits until the frame's document body contains want.
 	frameText := func(id, want string) {
@@ -286,15 +291,16 @@ func TestWorkbenchRendersSurfaceFrames(t *testing.T) {
 		}
 	}
 
-	for _, c := range []struct{ id, sandbox string }{
-		{htmlID, "allow-scripts"},
-		{prim, "allow-scripts"},
-		{ui, "allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox"},
-		{graph, "allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox"},
-		{mermaid, "allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox"},
+	const viewerSandbox = "allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox"
+	for _, c := range []struct{ id, want string }{
+		{htmlID, "allow-scripts|/api/canvas/surface/" + htmlID},
+		{prim, "allow-scripts|/api/canvas/surface/" + prim},
+		{ui, viewerSandbox + "|/api/canvas/json-render/view?nodeId=" + ui},
+		{graph, viewerSandbox + "|/api/canvas/json-render/view?nodeId=" + graph},
+		{mermaid, viewerSandbox + "|/api/canvas/json-render/view?nodeId=" + mermaid},
 	} {
-		if _, got := frameOf(c.id); got != c.sandbox+"|/api/canvas/surface/"+c.id {
-			t.Errorf("frame of %s: %q", c.id, got)
+		if _, got := frameOf(c.id); got != c.want+"|team" {
+			t.Errorf("frame of %s: %q, want %q", c.id, got, c.want+"|team")
 		}
 	}
 	// The html surface runs its script in an opaque origin.

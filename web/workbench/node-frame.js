@@ -1,8 +1,11 @@
 // The frame renderer of html surfaces (html nodes and html primitives) and
 // of the viewer's nodes (json-render, graph, mermaid): a sandboxed frame of
-// the node's surface, GET /api/canvas/surface/:id. The server serves an
-// html surface with CSP "sandbox allow-scripts" (an opaque origin: it can
-// never reach the API) and redirects a viewer node to the viewer page.
+// the node's surface. An html surface is GET /api/canvas/surface/:id, which
+// the server serves with CSP "sandbox allow-scripts" (an opaque origin: it
+// can never reach the API). A viewer node's surface redirects to the viewer
+// page the node names in data.url (/api/canvas/json-render/view?nodeId=…);
+// the frame loads that page directly, addressed to the page's canvas (the
+// redirect does not carry ?canvas=).
 //
 // An html surface follows the theme by message (the theme bridge, with the
 // frame's own nonce); the viewer reads the theme from its URL, so a theme
@@ -49,7 +52,8 @@ export function SurfaceFrame({ node }) {
   if (surface && !String(d.html ?? d.content ?? "").trim()) return html`<div class="node-empty">No HTML content set</div>`;
   const q = new URLSearchParams({ theme: loadTheme, v });
   if (surface) { q.set("themeToken", tokens.theme); q.set("frameToken", tokens.frame); }
-  const src = apiURL(`/api/canvas/surface/${encodeURIComponent(node.id)}?${q}`);
+  const viewer = !surface && typeof d.url === "string" && d.url.startsWith("/api/") ? d.url : null;
+  const src = apiURL(viewer ? `${viewer}${viewer.includes("?") ? "&" : "?"}${q}` : `/api/canvas/surface/${encodeURIComponent(node.id)}?${q}`);
   return html`<iframe ref=${frame} class=${surface ? "surface-frame html-node-frame" : "surface-frame mcp-app-frame"}
     src=${src} title=${String(d.title || node.type)} sandbox=${surface ? HTML_SANDBOX : VIEWER_SANDBOX}
     loading="lazy" onLoad=${surface ? post : undefined}></iframe>`;
