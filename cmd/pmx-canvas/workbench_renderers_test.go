@@ -322,4 +322,9 @@ func TestWorkbenchRendersSurfaceFrames(t *testing.T) {
 		v, err := f.Eval(`() => document.documentElement.getAttribute("data-theme") + " " + window.__kept`)
 		return err == nil && v.Value.Str() == "light 1"
 	})
+	// The viewer reads the theme from its address: its frame reloads with it.
+	until(t, "the viewer frame in the light theme", func() bool {
+		return js(t, page, fmt.Sprintf(`return new URL(document.querySelector('[data-node-id=%q] iframe').src).searchParams.get("theme")`, graph)) == "light"
+	})
+	frameText(graph, "Build minutes")
 }

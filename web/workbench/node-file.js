@@ -49,7 +49,7 @@ function Header({ node, lineCount }) {
     { kind: "file", title: baseName(path) || "file", ref: path, nodeIds: [node.id], source: "browser" });
   return html`<div class="file-header">
     <span class="chip file-language">${languageLabel(d)}</span>
-    <span class="file-path" title=${path}>${path}</span>
+    <span class="file-path" title=${path}><bdi>${path}</bdi></span>
     ${lineCount !== null ? html`<span class="file-meta file-line-count">${lineCount} ${lineCount === 1 ? "line" : "lines"}</span>` : null}
     ${d.updatedAt ? html`<span class="file-meta">${when(d.updatedAt)}</span>` : null}
     <button type="button" class="file-evidence" title="Mark this file as AX evidence" aria-label="Mark this file as AX evidence"
