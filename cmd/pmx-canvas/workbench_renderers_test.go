@@ -139,6 +139,16 @@ func TestWorkbenchRendersEveryNodeType(t *testing.T) {
 		b.querySelector(".trace-summary.trace-error").textContent, getComputedStyle(b.querySelector(".trace-summary")).color].join("|")`,
 		"true|subagent:review|timeout after 30s|rgb(255, 106, 127)")
 
+	// A pill has no title bar: it is dragged by its body.
+	tracePos := func() map[string]any { return p.must(200, "GET", "/api/canvas/node/"+trace, nil).body["position"].(map[string]any) }
+	before := tracePos()
+	tx, ty, _ := box(t, page, fmt.Sprintf(`[data-node-id=%q] .trace-pill`, trace))
+	drag(t, page, tx, ty, 0, 120)
+	until(t, "the dragged trace on the server", func() bool {
+		now := tracePos()
+		return now["x"] == before["x"] && now["y"].(float64) > before["y"].(float64)+20
+	})
+
 	// file: the language chip, the path, the line count, line numbers and
 	// the text; a CSV as a table; a PDF in a frame of its bytes.
 	shows(t, page, file, "file", `[b.querySelector(".file-language").textContent, b.querySelector(".file-path").textContent.endsWith("/answer.ts"),
@@ -184,11 +194,11 @@ func TestWorkbenchRendersEveryNodeType(t *testing.T) {
 	}
 	// Zoomed, a drag pans the image (and neither moves the node nor the board).
 	pos := func() string { return fmt.Sprint(p.must(200, "GET", "/api/canvas/node/"+image, nil).body["position"]) }
-	before := pos()
+	imageAt := pos()
 	drag(t, page, ix, iy, 30, 20)
 	shows(t, page, image, "panned image", `b.querySelector(".image-stage img").style.transform`, "translate(30px, 20px) scale(1.2)")
-	if got := js(t, page, `return document.querySelector(".canvas-viewport > div").style.transform`); got != transform || pos() != before {
-		t.Errorf("the pan moved the board or the node: %s, %s -> %s", got, before, pos())
+	if got := js(t, page, `return document.querySelector(".canvas-viewport > div").style.transform`); got != transform || pos() != imageAt {
+		t.Errorf("the pan moved the board or the node: %s, %s -> %s", got, imageAt, pos())
 	}
 
 	// webpage: host, title, status, description, excerpt, fetch time and

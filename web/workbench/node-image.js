@@ -34,10 +34,11 @@ export function ImageBody({ node }) {
   const d = node.data || {};
   const [view, setView] = useState({ zoom: 1, x: 0, y: 0 });
   const [size, setSize] = useState(null);
-  const [failed, setFailed] = useState(false);
+  const [failedSrc, setFailedSrc] = useState(null); // the address that did not load
   const drag = useRef(null);
   const src = imageSrc(node);
   const caption = String(d.caption || d.alt || "");
+  const failed = failedSrc === src;
 
   const onWheel = (e) => {
     e.preventDefault();
@@ -67,7 +68,7 @@ export function ImageBody({ node }) {
       ${failed ? html`<div class="node-empty">Failed to load image</div>` : html`<img src=${src} alt=${caption || String(d.title || "image")}
         draggable="false" style=${{ transform: `translate(${view.x}px, ${view.y}px) scale(${view.zoom})` }}
         onLoad=${(e) => setSize({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })}
-        onError=${() => setFailed(true)} />`}
+        onError=${() => setFailedSrc(src)} />`}
     </div>
     <div class="image-footer">
       <span class="image-caption">${caption}</span>
