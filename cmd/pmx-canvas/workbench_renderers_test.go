@@ -89,7 +89,10 @@ func TestWorkbenchRendersEveryNodeType(t *testing.T) {
 	diff := p.addNode(`{"type":"diff","content":"--- a/x.go\n+++ b/x.go\n@@ -1,2 +1,2 @@\n ctx\n-old line\n+new line\n","x":500,"y":600,"width":420,"height":240}`)
 	app := p.addNode(`{"type":"mcp-app","title":"Embedded app","content":"Placeholder until the app is opened.","x":960,"y":600,"width":300,"height":160}`)
 	ctx := p.addNode(`{"type":"context","title":"Working context","content":"Keep the **API** stable.",
-		"data":{"tokenLimit":100000,"currentTokens":42000,"messagesLength":7}}`)
+		"data":{"tokenLimit":100000,"currentTokens":42000,"messagesLength":7,
+			"cards":[{"key":"agents","label":"AGENTS.md","summary":"How agents work here.","path":"AGENTS.md","state":"loaded","category":"profile","sourceKind":"workspace","required":true},
+				{"key":"plan","label":"Plan","state":"missing","category":"planning","sourceKind":"global"}],
+			"auxTabs":[{"id":"t1","title":"Spec draft"}]}}`)
 	// A context node is created docked and collapsed: put it on the board.
 	p.must(200, "POST", "/api/canvas/update", fmt.Sprintf(`{"updates":[{"id":%q,"dockPosition":null,"collapsed":false,"position":{"x":1300,"y":600},"size":{"width":320,"height":220}}]}`, ctx))
 	green := p.must(200, "POST", "/api/canvas/group", `{"title":"Empty green","color":"#22c55e","x":1300,"y":900,"width":300,"height":160}`).str("id")
@@ -221,9 +224,12 @@ func TestWorkbenchRendersEveryNodeType(t *testing.T) {
 		t.Errorf("diff line colours %q", got)
 	}
 
-	// context: token use and the node's own text.
-	shows(t, page, ctx, "context", `[b.querySelector(".context-usage-text").textContent, b.querySelector(".context-card .md-rendered strong")?.textContent].join("|")`,
-		"42% — 42.0k / 100.0k tokens · 7 messages|API")
+	// context: token use, the cards with their chips, the references.
+	shows(t, page, ctx, "context", `[b.querySelector(".context-usage-text").textContent,
+		[...b.querySelectorAll(".context-card")].map(c => [c.querySelector(".context-card-title").textContent, c.querySelector(".context-card-summary").textContent,
+			[...c.querySelectorAll(".chip")].map(x => x.textContent).join(",")].join("/")).join(";"),
+		[...b.querySelectorAll(".context-refs li")].map(l => l.textContent).join()].join("|")`,
+		"42% — 42.0k / 100.0k tokens · 7 messages|AGENTS.md/How agents work here./Loaded,Operator,Workspace,Required;Plan/Available in startup context./Missing,Product,Global|Spec draft")
 
 	// mcp-app without an app: its text.
 	shows(t, page, app, "app", `b.querySelector(".app-content")?.textContent`, "Placeholder until the app is opened.")
