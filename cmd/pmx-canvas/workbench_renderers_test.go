@@ -331,16 +331,32 @@ func TestWorkbenchRendersSurfaceFrames(t *testing.T) {
 	frameText(graph, "Build minutes")
 	frameText(mermaid, "Plan")
 
-	// The theme reaches an html surface by message, without a reload.
-	f.MustEval(`() => { window.__kept = 1 }`)
+	// The theme reaches an html surface and the viewer by message, without
+	// a reload.
+	gel, _ := frameOf(graph)
+	g := gel.MustFrame()
+	for _, fr := range []*rod.Page{f, g} {
+		fr.MustEval(`() => { window.__kept = 1 }`)
+	}
 	click(t, page, `[aria-label="Switch to light theme"]`, 1)
-	until(t, "the light theme in the surface", func() bool {
-		v, err := f.Eval(`() => document.documentElement.getAttribute("data-theme") + " " + window.__kept`)
-		return err == nil && v.Value.Str() == "light 1"
-	})
-	// The viewer reads the theme from its address: its frame reloads with it.
-	until(t, "the viewer frame in the light theme", func() bool {
-		return js(t, page, fmt.Sprintf(`return new URL(document.querySelector('[data-node-id=%q] iframe').src).searchParams.get("theme")`, graph)) == "light"
-	})
-	frameText(graph, "Build minutes")
+	for name, fr := range map[string]*rod.Page{"surface": f, "viewer": g} {
+		until(t, "the light theme in the "+name, func() bool {
+			v, err := fr.Eval(`() => document.documentElement.getAttribute("data-theme") + " " + window.__kept`)
+			return err == nil && v.Value.Str() == "light 1"
+		})
+	}
+
+	// A frame grows to its content (and stores the size): an html surface
+	// taller than its node. One the human resized keeps its size.
+	tall := add(`{"type":"html","title":"Tall","html":"<div style=\"height:700px\">tall</div>","x":1300,"y":40,"width":300,"height":200}`)
+	kept := add(`{"type":"html","title":"Kept","html":"<div style=\"height:700px\">kept</div>","x":1300,"y":300,"width":300,"height":200,"data":{"userResized":true}}`)
+	height := func(id string) float64 {
+		return p.must(200, "GET", "/api/canvas/node/"+id+canvas, nil).body["size"].(map[string]any)["height"].(float64)
+	}
+	until(t, "the tall surface to grow", func() bool { h := height(tall); return h >= 700+61 && h <= 720+61 })
+	frameText(kept, "kept")
+	time.Sleep(500 * time.Millisecond) // past the grow's settling time
+	if h := height(kept); h != 200 {
+		t.Errorf("a resized node grew to %v", h)
+	}
 }

@@ -7,12 +7,15 @@
 // the frame loads that page directly, addressed to the page's canvas (the
 // redirect does not carry ?canvas=).
 //
-// An html surface follows the theme by message (the theme bridge, with the
-// frame's own nonce); the viewer reads the theme from its URL, so a theme
-// change reloads it. Either reloads when what it shows changes (v=).
+// A frame loads with the theme of its (re)load and then follows the theme
+// by message, without reloading: an html surface through its theme bridge
+// (with the frame's own nonce), the viewer through its {type:"pmx-theme"}
+// listener. A frame reloads when what it shows changes (v=), and grows to
+// its content (frame-height.js).
 
 import { html, useRef, useMemo, useEffect } from "./ui.js";
 import { apiURL, theme } from "./client.js";
+import { useContentHeight } from "./frame-height.js";
 
 const HTML_SANDBOX = "allow-scripts";
 const VIEWER_SANDBOX = "allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox";
@@ -40,15 +43,18 @@ export function SurfaceFrame({ node }) {
   const tokens = useMemo(() => ({ theme: nonce(), frame: nonce() }), []);
   const surface = isHTMLSurface(node);
   const v = version(node);
-  // An html surface loads with the theme of its (re)load and then follows
-  // by message; a viewer reloads with each theme.
   const current = theme.value;
-  const loadTheme = useMemo(() => current, surface ? [v] : [v, current]);
+  const loadTheme = useMemo(() => current, [v]);
   const post = () => {
     const w = frame.current && frame.current.contentWindow;
-    if (w) w.postMessage({ source: "pmx-canvas-theme", token: tokens.theme, theme: theme.peek() }, "*");
+    if (!w) return;
+    w.postMessage(surface ? { source: "pmx-canvas-theme", token: tokens.theme, theme: theme.peek() }
+      : { type: "pmx-theme", theme: theme.peek() }, "*");
   };
-  useEffect(() => { if (surface) post(); }, [current]);
+  useEffect(post, [current]);
+  // It grows to its content: an html surface names its frame nonce, the
+  // viewer its node.
+  useContentHeight(frame, node, (m) => (surface ? m.frameToken === tokens.frame : m.nodeId === node.id));
   if (surface && !String(d.html ?? d.content ?? "").trim()) return html`<div class="node-empty">No HTML content set</div>`;
   const q = new URLSearchParams({ theme: loadTheme, v });
   if (surface) { q.set("themeToken", tokens.theme); q.set("frameToken", tokens.frame); }
@@ -56,5 +62,5 @@ export function SurfaceFrame({ node }) {
   const src = apiURL(viewer ? `${viewer}${viewer.includes("?") ? "&" : "?"}${q}` : `/api/canvas/surface/${encodeURIComponent(node.id)}?${q}`);
   return html`<iframe ref=${frame} class=${surface ? "surface-frame html-node-frame" : "surface-frame mcp-app-frame"}
     src=${src} title=${String(d.title || node.type)} sandbox=${surface ? HTML_SANDBOX : VIEWER_SANDBOX}
-    loading="lazy" onLoad=${surface ? post : undefined}></iframe>`;
+    loading="lazy" onLoad=${post}></iframe>`;
 }
