@@ -252,6 +252,20 @@ func TestWorkbenchRendersEveryNodeType(t *testing.T) {
 	p.must(200, "PATCH", "/api/canvas/node/"+team, `{"data":{"color":"#a855f7"}}`)
 	until(t, "the new group colour", func() bool { return groupStyle(team) == "rgb(168, 85, 247) dashed" })
 
+	// The group menu sets the colour (a swatch) and resets it to the theme's.
+	groupColor := func() any { return p.must(200, "GET", "/api/canvas/node/"+green, nil).body["data"].(map[string]any)["color"] }
+	gx, gy, _ := box(t, page, fmt.Sprintf(`[data-node-id=%q] .node-body`, green))
+	rightClick(t, page, gx, gy)
+	if got := menuItems(t, page); !strings.HasSuffix(got, "|-|Group color|Theme default color|Ungroup (0 nodes)|-|Close") {
+		t.Fatalf("group menu %q", got)
+	}
+	click(t, page, `.context-menu [aria-label="Set group color to Red"]`, 1)
+	// (The group is active now, after the right-click: its frame is solid.)
+	until(t, "the red group", func() bool { return groupColor() == "#ef4444" && groupStyle(green) == "rgb(239, 68, 68) solid" })
+	rightClick(t, page, gx, gy)
+	clickMenuItem(t, page, "Theme default color")
+	until(t, "the theme's group colour", func() bool { return groupColor() == nil && groupStyle(green) == "rgb(75, 188, 255) solid" })
+
 	// No card is left without its renderer, and nothing went wrong.
 	if got := js(t, page, `return [...document.querySelectorAll(".node-body")].filter(b => /Unknown node type|Empty node/.test(b.textContent)).map(b => b.parentElement.dataset.nodeType).join()`); got != "" {
 		t.Errorf("cards without content: %s", got)

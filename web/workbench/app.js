@@ -647,6 +647,10 @@ function closeNode(id) {
   api("DELETE", "/api/canvas/node/" + encodeURIComponent(id));
 }
 
+// GROUP_COLORS: the group frame colours the menu offers (web-client.md §7).
+const GROUP_COLORS = [["Blue", "#3b82f6"], ["Green", "#22c55e"], ["Yellow", "#eab308"], ["Red", "#ef4444"],
+  ["Gray", "#6b7280"], ["Purple", "#a855f7"]];
+
 // nodeMenu is the right-click menu of a node (web-client.md §9.1).
 function nodeMenu(id, x, y) {
   const n = S.nodes.get(id);
@@ -663,8 +667,12 @@ function nodeMenu(id, x, y) {
   const specific = [];
   if (n.type === "group") {
     const count = ((n.data && n.data.children) || []).length;
-    specific.push({ label: `Ungroup (${count} ${count === 1 ? "node" : "nodes"})`,
-      run: () => api("POST", "/api/canvas/group/ungroup", { groupId: id }) });
+    const setColor = (color) => api("PATCH", "/api/canvas/node/" + encodeURIComponent(id), { data: { color } });
+    specific.push(
+      { label: "Group color", swatches: GROUP_COLORS.map(([name, color]) => ({ name, color, run: () => setColor(color) })) },
+      { label: "Theme default color", run: () => setColor(null) },
+      { label: `Ungroup (${count} ${count === 1 ? "node" : "nodes"})`,
+        run: () => api("POST", "/api/canvas/group/ungroup", { groupId: id }) });
   }
   if (n.type === "status" || n.type === "ledger") {
     if (docked(n)) specific.push({ label: "Undock to canvas", run: () => undock(n) });
