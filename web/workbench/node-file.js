@@ -51,7 +51,7 @@ function Header({ node, lineCount }) {
     <span class="chip file-language">${languageLabel(d)}</span>
     <span class="file-path" title=${path}><bdi>${path}</bdi></span>
     ${lineCount !== null ? html`<span class="file-meta file-line-count">${lineCount} ${lineCount === 1 ? "line" : "lines"}</span>` : null}
-    ${d.updatedAt ? html`<span class="file-meta">${when(d.updatedAt)}</span>` : null}
+    ${d.updatedAt ? html`<span class="file-meta file-time">${when(d.updatedAt)}</span>` : null}
     <button type="button" class="file-evidence" title="Mark this file as AX evidence" aria-label="Mark this file as AX evidence"
       onClick=${(e) => { e.stopPropagation(); evidence(); }}><${Icon} name="evidence" /></button>
     <button type="button" class="file-reload" title="Reload file" aria-label="Reload file" disabled=${busy}
