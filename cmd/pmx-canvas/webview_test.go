@@ -105,7 +105,8 @@ func TestWebviewOverHTTP(t *testing.T) {
 	if v := p.evalJS(`return document.querySelectorAll('[data-docked-node="true"]').length`); v != 2.0 {
 		t.Fatalf("docked widgets %v", v)
 	}
-	if v := p.evalJS(fmt.Sprintf(`return document.querySelector('[data-node-id=%q] .node-body strong').textContent`, a)); v != "bold" {
+	// Markdown is rendered on the server: the HTML follows the card.
+	if v := p.evalJS(pollJS(fmt.Sprintf(`document.querySelector('[data-node-id=%q] .node-body strong')?.textContent`, a))); v != "bold" {
 		t.Fatalf("markdown body %v", v)
 	}
 	// Changes reach the page live: a new node, a theme.

@@ -616,8 +616,10 @@ func TestWorkbenchSnapshotsMinimapAndShortcuts(t *testing.T) {
 	})
 }
 
-// Stored content is shown, never run: markup in markdown is text, links
-// are http(s) only, and html nodes render in a sandbox without scripts.
+// Stored content cannot reach the page: markup in markdown is sanitised,
+// links are http(s) only, and an html node's scripts run in its surface's
+// sandbox (allow-scripts without allow-same-origin: an opaque origin, so
+// its parent.__pwned = 3 cannot touch the workbench).
 func TestWorkbenchEscapesContent(t *testing.T) {
 	requireChromium(t)
 	p := startServer(t, "")
@@ -627,14 +629,24 @@ func TestWorkbenchEscapesContent(t *testing.T) {
 	until(t, "the board", func() bool {
 		return js(t, page, `return String(document.querySelectorAll(".canvas-node").length)`) == "2"
 	})
-	time.Sleep(300 * time.Millisecond) // give any injected handler a chance to run
+	// The surface has loaded (its script ran before its paragraph), and
+	// any injected handler has had its chance.
+	until(t, "the html surface", func() bool {
+		f, err := page.MustElement("iframe").Frame()
+		if err != nil {
+			return false
+		}
+		v, err := f.Eval(`() => document.body ? document.body.innerText : ""`)
+		return err == nil && strings.Contains(v.Value.Str(), "hi")
+	})
+	time.Sleep(300 * time.Millisecond)
 	// Markdown is rendered and sanitised on the server: the image stays,
 	// without its handler; the javascript: link loses its href.
 	got := js(t, page, fmt.Sprintf(`const b = document.querySelector('[data-node-id=%q] .node-body');
 		return [String(window.__pwned), [...b.querySelectorAll("img")].filter(i => i.getAttribute("onerror")).length,
 			[...b.querySelectorAll("a[href]")].map(a => a.href).join(),
 			document.querySelector("iframe").getAttribute("sandbox"), b.querySelector(".md-pending") ? "pending" : "rendered"].join("|")`, md))
-	if got != "undefined|0|https://example.com/||rendered" {
+	if got != "undefined|0|https://example.com/|allow-scripts|rendered" {
 		t.Fatalf("escaping: %s", got)
 	}
 }

@@ -8,14 +8,14 @@ import { openPalette, closePalette, paletteOpen } from "./palette.js";
 import { setupAnnotations } from "./annotate.js";
 import { toggleSnapshots } from "./snapshots.js";
 import { createMinimap } from "./minimap.js";
-import { renderMarkdown } from "./markdown.js";
 import { center, nodeBounds } from "./geometry.js";
-import { icon, iconHTML } from "./icons.js";
-import { hostApp, bridgeRoutes } from "./appbridge.js";
-
-const params = new URLSearchParams(location.search);
-const canvasId = params.get("canvas") || "";
-const token = params.get("token") || "";
+import { icon, iconHTML, hasIcon } from "./icons.js";
+import { api, canvasId, token, theme } from "./client.js";
+import { mountBody, unmountBody } from "./renderers.js";
+import { isExtApp } from "./node-app.js";
+import { traceStatus } from "./node-trace.js";
+import { DockedStatus } from "./node-status.js";
+import { html, render as draw } from "./ui.js";
 
 const MIN_SCALE = 0.1, MAX_SCALE = 4;
 const MIN_W = 200, MIN_H = 100;
@@ -23,7 +23,7 @@ const MIN_W = 200, MIN_H = 100;
 // TYPE_LABELS: the title-bar badge of each node type.
 const TYPE_LABELS = { markdown: "MD", "mcp-app": "APP", webpage: "WEB", "json-render": "UI", graph: "GRAPH",
   prompt: "ASK", response: "ANS", status: "STATUS", context: "CONTEXT", ledger: "LOG", trace: "TRACE",
-  file: "FILE", image: "IMG", html: "HTML", group: "GROUP" };
+  file: "FILE", image: "IMG", html: "HTML", group: "GROUP", diff: "DIFF", mermaid: "MERMAID" };
 
 const S = {
   nodes: new Map(),     // id -> node, as the last layout had it (plus local moves)
@@ -109,33 +109,6 @@ const world = $(".world");
 const layer = $(".nodes");
 const elements = new Map(); // id -> the node's DOM element
 
-// ---- HTTP ----
-
-function apiURL(path) {
-  if (!canvasId) return path;
-  return path + (path.includes("?") ? "&" : "?") + "canvas=" + encodeURIComponent(canvasId);
-}
-
-async function api(method, path, body) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers.Authorization = "Bearer " + token;
-  try {
-    const res = await fetch(apiURL(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (!res.ok) console.error(method, path, res.status, await res.text());
-    return res;
-  } catch (err) {
-    console.error(method, path, err);
-    return null;
-  }
-}
-
-// renderOnServer is markdown as the server renders it (sanitised HTML).
-async function renderOnServer(src) {
-  const res = await api("POST", "/api/render", { markdown: src });
-  if (!res || !res.ok) return null;
-  return (await res.json()).html;
-}
-
 // ---- the event stream ----
 
 let retries = 0;
@@ -217,15 +190,15 @@ function setStatus(status) {
   if (status !== "connected") $(".counts").textContent = "Syncing canvas…";
 }
 
-function applyTheme(theme) {
-  S.theme = theme;
+function applyTheme(next) {
+  S.theme = theme.value = next;
   minimap.draw();
-  document.documentElement.dataset.theme = theme;
+  document.documentElement.dataset.theme = next;
   const btn = $(".theme-toggle");
-  const label = theme === "dark" ? "Switch to light theme" : "Switch to dark theme";
+  const label = next === "dark" ? "Switch to light theme" : "Switch to dark theme";
   btn.setAttribute("aria-label", label);
   btn.title = label;
-  btn.replaceChildren(icon(theme === "dark" ? "sun" : "moon"));
+  btn.replaceChildren(icon(next === "dark" ? "sun" : "moon"));
 }
 
 // ---- rendering ----
@@ -252,7 +225,7 @@ function render() {
   // updated in place (an iframe that is moved is reloaded, so nothing is).
   const order = [...board.filter((n) => n.type === "group"), ...board.filter((n) => n.type !== "group")];
   const keep = new Set(order.map((n) => n.id));
-  for (const [id, e] of elements) if (!keep.has(id)) { e.remove(); elements.delete(id); }
+  for (const [id, e] of elements) if (!keep.has(id)) removeElement(id, e);
   for (const n of order) {
     let e = elements.get(n.id);
     if (!e) {
@@ -287,6 +260,11 @@ function renderDocked(nodes) {
     const d = el("div", { class: "docked-node", "data-docked-node": "true", "data-node-id": n.id, "data-node-type": n.type });
     d.append(el("span", { class: "node-type-badge" }, TYPE_LABELS[n.type] || n.type));
     if (n.data && n.data.title) d.append(el("span", { class: "node-title" }, n.data.title));
+    if (n.type === "status") {
+      const summary = el("span", { class: "docked-summary" });
+      draw(html`<${DockedStatus} node=${n} />`, summary);
+      d.append(summary);
+    }
     d.addEventListener("contextmenu", (ev) => { ev.preventDefault(); nodeMenu(n.id, ev.clientX, ev.clientY); });
     (n.dockPosition === "left" ? left : right).append(d);
   }
@@ -297,7 +275,8 @@ function createNode(n) {
   const bar = el("div", { class: "node-titlebar" });
   const title = el("span", { class: "node-title", title: "Double-click to rename" });
   const controls = el("span", { class: "node-controls" });
-  bar.append(el("span", { class: "node-type-badge" }, TYPE_LABELS[n.type] || n.type), title, controls);
+  const typeIcon = el("span", { class: "node-type-icon" }, icon(hasIcon("type-" + n.type) ? "type-" + n.type : "type-markdown"));
+  bar.append(typeIcon, el("span", { class: "node-type-badge" }, TYPE_LABELS[n.type] || n.type), title, controls);
   const body = el("div", { class: "node-body" });
   const handle = el("div", { class: "node-resize-handle" });
   e.append(bar, body, handle);
@@ -318,6 +297,13 @@ function createNode(n) {
     startDrag(ev, n.id);
   });
   handle.addEventListener("pointerdown", (ev) => { if (ev.button === 0) startResize(ev, n.id); });
+  // A trace is a pill without a title bar: it is dragged by its body.
+  if (n.type === "trace") {
+    body.addEventListener("pointerdown", (ev) => {
+      if (ev.button !== 0 || ev.shiftKey || ev.target.closest("button, a, input")) return;
+      startDrag(ev, n.id);
+    });
+  }
   title.addEventListener("dblclick", (ev) => { ev.stopPropagation(); rename(n.id, title); });
   return e;
 }
@@ -326,6 +312,11 @@ function updateNode(e, n) {
   const collapsed = !!n.collapsed;
   e.className = "canvas-node";
   e.classList.toggle("group-node", n.type === "group");
+  e.classList.toggle("trace-node", n.type === "trace");
+  e.classList.toggle("trace-running", n.type === "trace" && traceStatus(n.data || {}) === "running");
+  // A group's frame is drawn in its colour (the theme's accent without one).
+  const color = n.type === "group" && n.data && typeof n.data.color === "string" ? n.data.color : "";
+  if (color) e.style.setProperty("--group-color", color); else e.style.removeProperty("--group-color");
   e.classList.toggle("pinned", !!n.pinned);
   e.classList.toggle("context-pinned", S.pins.has(n.id));
   e.classList.toggle("collapsed", collapsed);
@@ -339,16 +330,25 @@ function updateNode(e, n) {
   const title = e.querySelector(".node-title");
   if (!title.querySelector("input")) title.textContent = titleOf(n);
   renderControls(e.querySelector(".node-controls"), n);
-  // The body is rebuilt only when what it shows changed (an app frame: its
-  // session, not what the app records, which changes with every call).
-  const key = JSON.stringify(isExtApp(n) ? [n.type, n.data.appSessionId, n.data.sessionStatus, n.data.resourceUri] : [n.type, n.data]);
-  if (e.dataset.bodyKey !== key) {
-    e.dataset.bodyKey = key;
-    const body = e.querySelector(".node-body");
-    if (body.appHost) { body.appHost.close(); body.appHost = null; }
-    body.replaceChildren();
-    fillBody(body, n);
+  // The body's renderer redraws only when what it shows changed (an app
+  // frame: its session, not what the app records, which changes with every
+  // call; a group: its members' types too). Redrawing is in place.
+  const key = JSON.stringify(isExtApp(n) ? [n.type, n.data.appSessionId, n.data.sessionStatus, n.data.resourceUri]
+    : n.type === "group" ? [n.type, n.data, ((n.data && n.data.children) || []).map(typeOf)] : [n.type, n.data]);
+  if (e.bodyKey !== key) {
+    e.bodyKey = key;
+    mountBody(e.querySelector(".node-body"), n, typeOf);
   }
+}
+
+const typeOf = (id) => S.nodes.get(id)?.type;
+
+// removeElement takes a node's card off the board, ending what its body
+// runs (an app's host bridge).
+function removeElement(id, e) {
+  unmountBody(e.querySelector(".node-body"));
+  e.remove();
+  elements.delete(id);
 }
 
 function place(e, n) {
@@ -378,97 +378,6 @@ function renderControls(box, n) {
   button(n.collapsed ? "expand" : "collapse", n.collapsed ? "Expand" : "Collapse", "collapse-btn",
     () => setCollapsed(n.id, !n.collapsed));
   if (n.type !== "status") button("×", "Close", "close-btn", () => closeNode(n.id));
-}
-
-function fillBody(body, n) {
-  const d = n.data || {};
-  switch (n.type) {
-    case "markdown": case "prompt": case "response": case "context": case "ledger": case "trace":
-      if (!renderMarkdown(body, String(d.content ?? d.text ?? ""), renderOnServer)) body.append(el("div", { class: "node-meta" }, "Empty node"));
-      return;
-    case "status":
-      body.append(el("div", {}, String(d.content ?? d.message ?? d.phase ?? "")));
-      return;
-    case "file":
-      body.append(el("div", { class: "node-meta" }, d.path || ""));
-      if (typeof d.fileContent === "string") body.append(el("pre", {}, d.fileContent));
-      return;
-    case "webpage":
-      body.append(el("div", { class: "node-meta" }, d.url || ""));
-      if (d.content) renderMarkdown(body, String(d.content), renderOnServer);
-      return;
-    case "image": {
-      const src = String(d.src || d.content || "");
-      if (/^(https?:|data:image\/)/.test(src)) body.append(el("img", { src, alt: titleOf(n) }));
-      else body.append(el("div", { class: "node-meta" }, src));
-      return;
-    }
-    case "html": {
-      // Sandboxed without scripts: stored HTML is shown, never run here.
-      const frame = el("iframe", { sandbox: "", title: titleOf(n) });
-      frame.srcdoc = String(d.html ?? d.content ?? "");
-      body.append(frame);
-      return;
-    }
-    case "group":
-      body.append(el("div", { class: "node-meta" }, `${(d.children || []).length} nodes`));
-      return;
-    case "mcp-app":
-      if (isExtApp(n)) { fillAppBody(body, n); return; }
-      if (d.url && /^\//.test(d.url)) {
-        // A hosted page of this server (a web artifact): scripts run, in an
-        // opaque origin.
-        body.append(el("iframe", { class: "mcp-app-frame", src: d.url, title: titleOf(n), loading: "lazy",
-          sandbox: "allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox" }));
-        return;
-      }
-      if (d.content) body.append(el("pre", {}, String(d.content)));
-      return;
-    default:
-      if (d.content) body.append(el("pre", {}, String(d.content)));
-  }
-}
-
-const isExtApp = (n) => n.type === "mcp-app" && n.data && n.data.mode === "ext-app";
-
-// fillAppBody shows an MCP App: its document (the node's surface, served
-// sandboxed) in a frame whose host bridge forwards the app's calls to its
-// session through the ext-app routes.
-function fillAppBody(body, n) {
-  const d = n.data;
-  if (d.sessionStatus === "error" || d.sessionStatus === "rehydrating") {
-    body.append(el("div", { class: "app-session-banner " + d.sessionStatus },
-      d.sessionStatus === "error" ? `App session failed: ${d.sessionError || "unknown error"}` : "Reconnecting to the app server..."));
-    if (d.sessionStatus === "rehydrating") return;
-  }
-  let src = apiURL(`/api/canvas/surface/${encodeURIComponent(n.id)}`);
-  if (token) src += (src.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token);
-  const frame = el("iframe", { class: "mcp-app-frame ext-app-frame", title: titleOf(n),
-    sandbox: "allow-scripts allow-popups allow-popups-to-escape-sandbox", src });
-  body.append(frame);
-  const opts = {
-    call: bridgeRoutes(api, d.appSessionId, n.id),
-    toolInput: d.toolInput, toolResult: d.toolResult,
-    onLog: (entry) => console.debug("app", n.id, entry),
-  };
-  body.appHost = hostApp(frame, opts);
-  if (isSidecar(d.toolInput) || isSidecar(d.toolResult)) {
-    // Large payloads arrive summarised in layout frames: read them whole
-    // before the app's initialize asks for them.
-    opts.toolInput = opts.toolResult = undefined;
-    fullNode(n.id).then((full) => {
-      if (full) { opts.toolInput = full.data.toolInput; opts.toolResult = full.data.toolResult; }
-    });
-  }
-}
-
-const isSidecar = (v) => !!v && typeof v === "object" && v.stored === "sidecar";
-
-// fullNode reads a node with its large app payloads.
-async function fullNode(id) {
-  const res = await api("GET", "/api/canvas/state?includeBlobs=true");
-  if (!res || !res.ok) return null;
-  return ((await res.json()).nodes || []).find((x) => x.id === id) || null;
 }
 
 const svgNS = "http://www.w3.org/2000/svg";
@@ -732,11 +641,15 @@ function newNote(at) {
 const setCollapsed = (id, collapsed) => api("POST", "/api/canvas/update", { updates: [{ id, collapsed }] });
 
 function closeNode(id) {
-  elements.get(id)?.remove();
-  elements.delete(id);
+  const e = elements.get(id);
+  if (e) removeElement(id, e);
   S.nodes.delete(id);
   api("DELETE", "/api/canvas/node/" + encodeURIComponent(id));
 }
+
+// GROUP_COLORS: the group frame colours the menu offers (web-client.md §7).
+const GROUP_COLORS = [["Blue", "#3b82f6"], ["Green", "#22c55e"], ["Yellow", "#eab308"], ["Red", "#ef4444"],
+  ["Gray", "#6b7280"], ["Purple", "#a855f7"]];
 
 // nodeMenu is the right-click menu of a node (web-client.md §9.1).
 function nodeMenu(id, x, y) {
@@ -754,8 +667,12 @@ function nodeMenu(id, x, y) {
   const specific = [];
   if (n.type === "group") {
     const count = ((n.data && n.data.children) || []).length;
-    specific.push({ label: `Ungroup (${count} ${count === 1 ? "node" : "nodes"})`,
-      run: () => api("POST", "/api/canvas/group/ungroup", { groupId: id }) });
+    const setColor = (color) => api("PATCH", "/api/canvas/node/" + encodeURIComponent(id), { data: { color } });
+    specific.push(
+      { label: "Group color", swatches: GROUP_COLORS.map(([name, color]) => ({ name, color, run: () => setColor(color) })) },
+      { label: "Theme default color", run: () => setColor(null) },
+      { label: `Ungroup (${count} ${count === 1 ? "node" : "nodes"})`,
+        run: () => api("POST", "/api/canvas/group/ungroup", { groupId: id }) });
   }
   if (n.type === "status" || n.type === "ledger") {
     if (docked(n)) specific.push({ label: "Undock to canvas", run: () => undock(n) });

@@ -22,7 +22,34 @@ const P = {
   pinned: '<circle cx="12" cy="12" r="8"/><circle cx="12" cy="12" r="2.5" fill="currentColor"/>',
   expand: '<path d="m9 6 6 6-6 6"/>',
   collapse: '<path d="m6 9 6 6 6-6"/>',
+  // Node types (the title bar's type icon) and renderer glyphs.
+  "type-markdown": '<path d="M14 3H6a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V9Z"/><path d="M14 3v6h6M8 13h8M8 17h5"/>',
+  "type-status": '<path d="M3 12h4l3-8 4 16 3-8h4"/>',
+  "type-context": '<path d="m12 3 9 5-9 5-9-5Z"/><path d="m3 13 9 5 9-5"/>',
+  "type-ledger": '<path d="M8 6h13M8 12h13M8 18h13"/><path d="M3 6h.01M3 12h.01M3 18h.01"/>',
+  "type-trace": '<circle cx="6" cy="6" r="2.5"/><circle cx="18" cy="18" r="2.5"/><path d="M8.5 6H15a3 3 0 0 1 0 6H9a3 3 0 0 0 0 6h6.5"/>',
+  "type-file": '<path d="M14 3H6a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V9Z"/><path d="M14 3v6h6"/><path d="m10 13-2 2 2 2M14 13l2 2-2 2"/>',
+  "type-image": '<rect x="3" y="4" width="18" height="16" rx="2"/><circle cx="9" cy="10" r="2"/><path d="m21 16-5-5-9 9"/>',
+  "type-webpage": '<circle cx="12" cy="12" r="9"/><path d="M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18"/>',
+  "type-json-render": '<rect x="3" y="3" width="18" height="18" rx="2"/><path d="M3 9h18M9 9v12"/>',
+  "type-graph": '<path d="M4 20V4M4 20h16"/><path d="M8 16v-5M12 16V8M16 16v-3"/>',
+  "type-mermaid": '<rect x="3" y="3" width="7" height="5" rx="1"/><rect x="14" y="16" width="7" height="5" rx="1"/><path d="M6.5 8v5.5h11V16"/>',
+  "type-diff": '<path d="M12 4v8M8 8h8M8 18h8"/>',
+  "type-group": '<path d="M4 8V5a1 1 0 0 1 1-1h3M16 4h3a1 1 0 0 1 1 1v3M20 16v3a1 1 0 0 1-1 1h-3M8 20H5a1 1 0 0 1-1-1v-3"/><rect x="8" y="8" width="8" height="8" rx="1"/>',
+  "type-mcp-app": '<rect x="3" y="4" width="18" height="16" rx="2"/><path d="M3 9h18M7 6.5h.01M10 6.5h.01"/>',
+  gear: '<circle cx="12" cy="12" r="3"/><path d="M12 2v3M12 19v3M4.9 4.9 7 7M17 17l2.1 2.1M2 12h3M19 12h3M4.9 19.1 7 17M17 7l2.1-2.1"/>',
+  check: '<path d="m5 12 5 5 9-10"/>',
+  cross: '<path d="M6 6l12 12M18 6 6 18"/>',
+  ring: '<circle cx="12" cy="12" r="7" stroke-dasharray="3 3"/>',
+  spinner: '<path d="M12 3a9 9 0 1 0 9 9"/>',
+  refresh: '<path d="M20 11a8 8 0 1 0-2.3 5.7"/><path d="M20 4v7h-7"/>',
+  external: '<path d="M14 4h6v6M20 4l-9 9"/><path d="M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5"/>',
+  evidence: '<circle cx="12" cy="12" r="9"/><path d="M12 8v8M8 12h8"/>',
+  subagent: '<circle cx="12" cy="8" r="3.5"/><path d="M5 20a7 7 0 0 1 14 0"/>',
+  warning: '<path d="M12 3 2 20h20Z"/><path d="M12 10v4M12 17h.01"/>',
 };
+
+import { html } from "./ui.js";
 
 // iconHTML is an icon as markup, for template strings.
 export function iconHTML(name) {
@@ -35,3 +62,13 @@ export function icon(name) {
   t.innerHTML = iconHTML(name);
   return t.content.firstElementChild;
 }
+
+// Icon is an icon as a component: <${Icon} name="check" />.
+export function Icon({ name, title }) {
+  return html`<svg class=${"icon icon-" + name} viewBox="0 0 24 24" aria-hidden=${title ? undefined : "true"}
+    role=${title ? "img" : undefined} aria-label=${title} focusable="false" fill="none" stroke="currentColor"
+    stroke-width="2" stroke-linecap="round" stroke-linejoin="round" dangerouslySetInnerHTML=${{ __html: P[name] || "" }}></svg>`;
+}
+
+// hasIcon reports whether an icon of that name exists.
+export const hasIcon = (name) => name in P;

@@ -1,42 +1,45 @@
 // Markdown is rendered on the server (POST /api/render: goldmark, GitHub
 // flavoured, sanitised by bluemonday), the same HTML agents and artifact
-// pages get. A node shows its text as plain text until the HTML arrives;
-// rendered HTML is cached by source, so the re-renders every layout frame
+// pages get. useMarkdown gives a component the HTML for a source, or null
+// until it arrives (the component shows the plain text meanwhile).
+// Rendered HTML is cached by source, so the redraws every layout frame
 // causes cost nothing.
+
+import { useState, useEffect } from "./ui.js";
+import { api } from "./client.js";
 
 const MAX_CACHED = 500;
 const cache = new Map(); // source -> html (insertion order: oldest first)
-const pending = new Map(); // source -> Promise<html>
+const pending = new Map(); // source -> Promise<html | null>
 
-// renderMarkdown fills body with src rendered; render(src) fetches the
-// HTML (the caller's authenticated request). It returns false for empty src.
-export function renderMarkdown(body, src, render) {
-  if (!src) return false;
-  const hit = cache.get(src);
-  if (hit !== undefined) {
-    body.innerHTML = hit;
-    return true;
-  }
-  const plain = document.createElement("div");
-  plain.className = "md-pending";
-  plain.textContent = src;
-  body.append(plain);
+function renderOnServer(src) {
   let p = pending.get(src);
-  if (!p) {
-    p = render(src).then((html) => {
-      pending.delete(src);
-      if (typeof html !== "string") return null;
-      cache.set(src, html);
-      if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value);
-      return html;
-    });
-    pending.set(src, p);
-  }
-  p.then((html) => {
-    if (html !== null && plain.isConnected) {
-      plain.remove();
-      body.insertAdjacentHTML("beforeend", html);
-    }
+  if (p) return p;
+  p = api("POST", "/api/render", { markdown: src }).then(async (res) => {
+    pending.delete(src);
+    if (!res || !res.ok) return null;
+    const out = await res.json();
+    if (typeof out.html !== "string") return null;
+    cache.set(src, out.html);
+    if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value);
+    return out.html;
   });
-  return true;
+  pending.set(src, p);
+  return p;
+}
+
+// useMarkdown is src rendered as sanitised HTML, or null while it is on
+// its way (or when src is empty).
+export function useMarkdown(src) {
+  const [, setHTML] = useState(null);
+  // The request starts while drawing (not after the paint an effect
+  // waits for); the effect only waits for it.
+  const request = src && !cache.has(src) ? renderOnServer(src) : null;
+  useEffect(() => {
+    if (!request) return;
+    let live = true;
+    request.then((out) => { if (live && out !== null) setHTML(out); });
+    return () => { live = false; };
+  }, [src]);
+  return src && cache.has(src) ? cache.get(src) : null;
 }

@@ -8,7 +8,9 @@ export function closeMenu() {
 }
 
 // showMenu opens a menu at a screen point. items: {label, run} or "-" for a
-// separator, or {label, info:true} for a line that only closes the menu.
+// separator, {label, info:true} for a line that only closes the menu, or
+// {label, swatches: [{name, color, run}]} for a row of colour buttons
+// (each named "Set <label> to <name>").
 export function showMenu(x, y, items) {
   closeMenu();
   const menu = document.createElement("div");
@@ -17,6 +19,10 @@ export function showMenu(x, y, items) {
   for (const item of items) {
     if (item === "-") {
       menu.append(Object.assign(document.createElement("div"), { className: "context-menu-separator" }));
+      continue;
+    }
+    if (item.swatches) {
+      menu.append(swatchRow(item));
       continue;
     }
     const b = document.createElement("button");
@@ -37,6 +43,34 @@ export function showMenu(x, y, items) {
   menu.style.top = Math.max(0, Math.min(y, innerHeight - h)) + "px";
   document.body.append(menu);
   open = menu;
+}
+
+function swatchRow(item) {
+  const row = document.createElement("div");
+  row.className = "context-menu-swatches";
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", item.label);
+  const label = document.createElement("span");
+  label.className = "context-menu-swatches-label";
+  label.textContent = item.label;
+  row.append(label);
+  for (const sw of item.swatches) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "context-menu-swatch";
+    b.setAttribute("role", "menuitem");
+    const name = `Set ${item.label.toLowerCase()} to ${sw.name}`;
+    b.setAttribute("aria-label", name);
+    b.title = name;
+    b.style.setProperty("--swatch", sw.color);
+    b.addEventListener("click", (e) => {
+      e.stopPropagation();
+      closeMenu();
+      sw.run();
+    });
+    row.append(b);
+  }
+  return row;
 }
 
 addEventListener("pointerdown", (e) => { if (open && !open.contains(e.target)) closeMenu(); }, true);
