@@ -17,40 +17,21 @@ package web
 
 import (
 	"embed"
-	"errors"
 	"io/fs"
 	"path"
-	"strings"
 )
 
 //go:embed workbench
 var files embed.FS
 
-// Workbench is the workbench's files as the HTTP surface serves them, one
-// level deep at /workbench/<name>: index.html, app.css, favicon.svg
-// (served at /favicon.svg and /favicon.ico), nodes.css (the renderers' styles), the page's ES modules (app.js
-// and the modules it imports), and beside them the vendored libraries'
-// modules from workbench/vendor (preact.module.js, hooks.module.js,
-// signals.module.js, signals-core.module.js, htm.module.js). A page module
-// and a vendored one never share a name (TestVendoredFilesAreServed).
-var Workbench fs.FS = pageFiles{page: sub("workbench"), vendor: sub("workbench/vendor")}
+// Workbench is the workbench's files as the HTTP surface serves them at
+// /workbench/<name>: index.html, app.css, favicon.svg (served at
+// /favicon.svg and /favicon.ico), nodes.css (the renderers' styles), the
+// page's ES modules (app.js and the modules it imports), and the vendored
+// libraries' modules at vendor/<name>.module.js (preact, hooks, signals,
+// signals-core, htm). VendorServed says which vendor files are served.
+var Workbench, _ = fs.Sub(files, "workbench")
 
-func sub(dir string) fs.FS {
-	f, err := fs.Sub(files, dir)
-	if err != nil {
-		panic(err) // the directories are embedded: unreachable
-	}
-	return f
-}
-
-// pageFiles serves the page's files, and a top-level .js name the page
-// does not have from the vendored modules.
-type pageFiles struct{ page, vendor fs.FS }
-
-func (p pageFiles) Open(name string) (fs.File, error) {
-	f, err := p.page.Open(name)
-	if err == nil || !errors.Is(err, fs.ErrNotExist) || strings.Contains(name, "/") || path.Ext(name) != ".js" {
-		return f, err
-	}
-	return p.vendor.Open(name)
-}
+// VendorServed reports whether a vendor/ file is served: the modules, not
+// the README, licences or refresh script.
+func VendorServed(name string) bool { return path.Ext(name) == ".js" && path.Base(name) == name }

@@ -135,6 +135,7 @@ func (s *Server) routes() {
 	s.app.Get("/", s.workbenchPage)
 	s.app.Get("/workbench", s.workbenchPage)
 	s.app.Get("/workbench/:file", s.workbenchAsset)
+	s.app.Get("/workbench/vendor/:file", s.workbenchVendor)
 	// The reference's favicon routes: any method, one SVG for both paths
 	// (browsers ask for /favicon.ico on every page load).
 	s.app.All("/favicon.ico", s.favicon)

@@ -38,6 +38,16 @@ func (s *Server) workbenchAsset(c *fiber.Ctx) error {
 	return serveWorkbenchFile(c, name, "no-cache")
 }
 
+// workbenchVendor serves GET /workbench/vendor/:file, the vendored
+// libraries' ES modules (web.VendorServed).
+func (s *Server) workbenchVendor(c *fiber.Ctx) error {
+	name := c.Params("file")
+	if !web.VendorServed(name) {
+		return writeError(c, messages.Make(messages.CodeRouteNotFound, "Not found: %s %s", c.Method(), c.Path()))
+	}
+	return serveWorkbenchFile(c, "vendor/"+name, "no-cache")
+}
+
 func serveWorkbenchFile(c *fiber.Ctx, name, cache string) error {
 	data, err := fs.ReadFile(web.Workbench, name)
 	if err != nil {

@@ -4,12 +4,12 @@
 // state. The libraries are vendored (vendor/README.md); every page module
 // imports them from here, never from the vendored files.
 
-import { h, render, Fragment } from "./preact.module.js";
-import htm from "./htm.module.js";
+import { h, render, Fragment } from "./vendor/preact.module.js";
+import htm from "./vendor/htm.module.js";
 
 export { h, render, Fragment };
-export { useState, useEffect, useRef, useMemo, useCallback, useLayoutEffect } from "./hooks.module.js";
-export { signal, computed, effect, batch } from "./signals.module.js";
+export { useState, useEffect, useRef, useMemo, useCallback, useLayoutEffect } from "./vendor/hooks.module.js";
+export { signal, computed, effect, batch } from "./vendor/signals.module.js";
 
 // html is h as tagged templates: html`<div class=${c}>${child}</div>`.
 export const html = htm.bind(h);
