@@ -44,6 +44,9 @@ type Field struct {
 	Min, Max      *float64
 	// JSONType is the advertised type override (type tag), or "".
 	JSONType string
+	// Default is the value the operation uses when the field is absent
+	// (default tag, JSON), or nil.
+	Default json.RawMessage
 
 	index []int             // the field's path in the input struct
 	tag   reflect.StructTag // its tags, for the surfaces' own (cli, mcp)
@@ -117,6 +120,12 @@ func fieldOf(owner reflect.Type, sf reflect.StructField, name string) Field {
 			f.HandlerChecks = true
 		}
 	}
+	if d := sf.Tag.Get("default"); d != "" {
+		if !json.Valid([]byte(d)) {
+			panic(fmt.Sprintf("messages: %s.%s: default %q is not JSON", owner.Name(), sf.Name, d))
+		}
+		f.Default = json.RawMessage(d)
+	}
 	f.Min = boundTag(owner, sf, "min")
 	f.Max = boundTag(owner, sf, "max")
 	return f
@@ -137,16 +146,17 @@ func boundTag(owner reflect.Type, sf reflect.StructField, key string) *float64 {
 // Schema is the JSON Schema of one property, with its keys in a fixed
 // order (anyOf, type, enum, items, properties, bounds, description).
 type Schema struct {
-	AnyOf                []*Schema   `json:"anyOf,omitempty"`
-	Type                 string      `json:"type,omitempty"`
-	Enum                 []string    `json:"enum,omitempty"`
-	Items                *Schema     `json:"items,omitempty"`
-	Properties           *Properties `json:"properties,omitempty"`
-	Required             []string    `json:"required,omitempty"`
-	AdditionalProperties *Schema     `json:"additionalProperties,omitempty"`
-	Minimum              *float64    `json:"minimum,omitempty"`
-	Maximum              *float64    `json:"maximum,omitempty"`
-	Description          string      `json:"description,omitempty"`
+	AnyOf                []*Schema       `json:"anyOf,omitempty"`
+	Type                 string          `json:"type,omitempty"`
+	Enum                 []string        `json:"enum,omitempty"`
+	Items                *Schema         `json:"items,omitempty"`
+	Properties           *Properties     `json:"properties,omitempty"`
+	Required             []string        `json:"required,omitempty"`
+	AdditionalProperties *Schema         `json:"additionalProperties,omitempty"`
+	Minimum              *float64        `json:"minimum,omitempty"`
+	Maximum              *float64        `json:"maximum,omitempty"`
+	Default              json.RawMessage `json:"default,omitempty"`
+	Description          string          `json:"description,omitempty"`
 }
 
 // Properties are an object schema's properties in declaration order.
@@ -201,6 +211,7 @@ func (f Field) Schema() *Schema {
 		target.Enum = f.Enum
 	}
 	s.Minimum, s.Maximum = f.Min, f.Max
+	s.Default = f.Default
 	s.Description = f.Doc
 	return s
 }

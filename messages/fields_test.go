@@ -1,7 +1,10 @@
 package messages
 
 import (
+	"encoding/json"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -28,6 +31,37 @@ func TestFieldDeclarationsAreWellFormed(t *testing.T) {
 			if f.HandlerChecks && !f.Required {
 				t.Errorf("%s.%s: handler without required", op.Name, f.Name)
 			}
+			if f.Default != nil {
+				checkDefault(t, op.Name, f)
+			}
 		}
+	}
+}
+
+// checkDefault: a declared default is a value of the field's type (one of
+// its enum, within its bounds), and the doc does not say it a second time.
+func checkDefault(t *testing.T, op string, f Field) {
+	t.Helper()
+	var v any
+	_ = json.Unmarshal(f.Default, &v)
+	s := f.Schema()
+	switch x := v.(type) {
+	case float64:
+		if s.Type != "number" || (f.Min != nil && x < *f.Min) || (f.Max != nil && x > *f.Max) {
+			t.Errorf("%s.%s: default %s does not fit a %s field in [%v, %v]", op, f.Name, f.Default, s.Type, f.Min, f.Max)
+		}
+	case bool:
+		if s.Type != "boolean" {
+			t.Errorf("%s.%s: default %s on a %s field", op, f.Name, f.Default, s.Type)
+		}
+	case string:
+		if s.Type != "string" || (len(f.Enum) > 0 && !slices.Contains(f.Enum, x)) {
+			t.Errorf("%s.%s: default %s on a %s field (enum %v)", op, f.Name, f.Default, s.Type, f.Enum)
+		}
+	default:
+		t.Errorf("%s.%s: default %s is not a number, boolean or string", op, f.Name, f.Default)
+	}
+	if strings.Contains(f.Doc, "(default") {
+		t.Errorf("%s.%s: the doc repeats the default tag: %q", op, f.Name, f.Doc)
 	}
 }

@@ -25,9 +25,9 @@ type MCPAppOpenInput struct {
 	Title         *string        `json:"title" doc:"Node title (default: the tool's title)."`
 	X             *float64       `json:"x" doc:"World x; auto-placed when absent."`
 	Y             *float64       `json:"y" doc:"World y; auto-placed when absent."`
-	Width         *float64       `json:"width" min:"1" doc:"Frame width (default 720)."`
-	Height        *float64       `json:"height" min:"1" doc:"Frame height (default 500)."`
-	TimeoutMs     *float64       `json:"timeoutMs" min:"1" max:"1800000" doc:"Timeout of each request to the external server, in milliseconds (default 30000)."`
+	Width         *float64       `json:"width" min:"1" doc:"Frame width." default:"720"`
+	Height        *float64       `json:"height" min:"1" doc:"Frame height." default:"500"`
+	TimeoutMs     *float64       `json:"timeoutMs" min:"1" max:"1800000" doc:"Timeout of each request to the external server, in milliseconds." default:"30000"`
 	Transport     *AppTransport  `json:"transport" cli:"-" schema:"appTransport" doc:"How to reach the server: {type:\"stdio\", command, args?, cwd?, env?} or {type:\"http\", url, headers?}. stdio servers start only on a loopback-bound server unless serve --allow-app-command names the command." pmx:"required,handler"`
 }
 
@@ -38,8 +38,8 @@ type DiagramOpenInput struct {
 	Title     *string  `json:"title" doc:"Node title (default: the app's)."`
 	X         *float64 `json:"x" doc:"World x; auto-placed when absent."`
 	Y         *float64 `json:"y" doc:"World y; auto-placed when absent."`
-	Width     *float64 `json:"width" min:"1" doc:"Frame width (default 720)."`
-	Height    *float64 `json:"height" min:"1" doc:"Frame height (default 500)."`
+	Width     *float64 `json:"width" min:"1" doc:"Frame width." default:"720"`
+	Height    *float64 `json:"height" min:"1" doc:"Frame height." default:"500"`
 	TimeoutMs *float64 `json:"timeoutMs" min:"1" max:"1800000" doc:"Timeout of each request to the diagram app, in milliseconds (cold starts can be slow; default 30000)."`
 }
 

@@ -9,13 +9,13 @@ import "encoding/json"
 
 // AxGetInput is the input of ax.get (GET /api/canvas/ax).
 type AxGetInput struct {
-	IncludeContext any    `json:"includeContext" doc:"Include the agent context block (default true)." type:"boolean"` // false or "false" drops the context
-	Consumer       string `json:"consumer" mcp:"-" doc:"Who reads the delivery block (default api; the MCP tool sets mcp)."`
+	IncludeContext any    `json:"includeContext" doc:"Include the agent context block." default:"true" type:"boolean"` // false or "false" drops the context
+	Consumer       string `json:"consumer" mcp:"-" doc:"Who reads the delivery block: rows whose source equals it are left out of it (absent: none are; the MCP tool sets mcp)."`
 }
 
 // AxContextInput is the input of ax.context.get (GET /api/canvas/ax/context).
 type AxContextInput struct {
-	Consumer string `json:"consumer" doc:"Who reads the delivery block (default api)."`
+	Consumer string `json:"consumer" doc:"Who reads the delivery block: rows whose source equals it are left out of it (absent: none are)."`
 }
 
 // AxFocusInput is the input of ax.focus.set (POST /api/canvas/ax/focus).
@@ -57,7 +57,7 @@ type AxHostInput struct {
 // AxWorkCreateInput is the input of ax.work.create (POST /api/canvas/ax/work).
 type AxWorkCreateInput struct {
 	Title   *string `json:"title" doc:"Short title (must not be blank)." pmx:"required,handler"`
-	Status  *string `json:"status" doc:"Status (default todo)." enum:"workStatuses"`
+	Status  *string `json:"status" doc:"Status." default:"\"todo\"" enum:"workStatuses"`
 	Detail  *string `json:"detail" doc:"Longer description." ax:"nullable"`
 	NodeIDs []any   `json:"nodeIds" doc:"Nodes the work item is about."`
 	Source  string  `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
@@ -86,7 +86,7 @@ type AxRegion struct {
 type AxReviewAddInput struct {
 	Body       *string `json:"body" doc:"The comment text (must not be blank)." pmx:"required,handler"`
 	Kind       *string `json:"kind" doc:"comment (default) or finding." enum:"reviewKinds"`
-	Severity   *string `json:"severity" doc:"Severity (default info)." enum:"severities"`
+	Severity   *string `json:"severity" doc:"Severity." default:"\"info\"" enum:"severities"`
 	AnchorType *string `json:"anchorType" doc:"What the annotation is anchored to (default node when nodeId is given, else file). A node anchor needs a node on the canvas." enum:"anchorTypes"`
 	NodeID     *string `json:"nodeId" doc:"Anchor node."`
 	File       *string `json:"file" doc:"Anchor file path."`
@@ -151,7 +151,7 @@ type AxModeRequestInput struct {
 type AxAwaitInput struct {
 	ID        string   `json:"id" doc:"Approval gate id (appr-...)." pmx:"required"`
 	WaitMs    *float64 `json:"waitMs" mcp:"-" doc:"Same as timeoutMs (the HTTP name; default 0, reads at once)."`
-	TimeoutMs *float64 `json:"timeoutMs" doc:"How long to wait for a decision, in ms (default 30000, max 120000; 0 reads at once)." min:"0" max:"120000"`
+	TimeoutMs *float64 `json:"timeoutMs" doc:"How long to wait for a decision, in ms (default 30000 over MCP, 0 elsewhere; max 120000; 0 reads at once)." min:"0" max:"120000"`
 }
 
 // AxEventInput is the input of ax.event.record (POST /api/canvas/ax/event).
@@ -183,7 +183,7 @@ type AxSteerInput struct {
 
 // AxTimelineInput is the input of ax.timeline.get.
 type AxTimelineInput struct {
-	Limit any `json:"limit" doc:"Rows per list (default 50, max 200)." type:"number"`
+	Limit any `json:"limit" doc:"Rows per list (max 200)." default:"50" type:"number"`
 }
 
 // AxDeliveryPendingInput is the input of ax.delivery.pending: the reference's
@@ -191,7 +191,7 @@ type AxTimelineInput struct {
 // leaseMs (hide the returned rows from other consumers for that long).
 type AxDeliveryPendingInput struct {
 	Consumer string   `json:"consumer" doc:"Who is reading; rows whose source equals it are left out. Not defaulted."`
-	Limit    any      `json:"limit" doc:"Maximum steering rows (default 50, max 200)." type:"number"`
+	Limit    any      `json:"limit" doc:"Maximum steering rows (max 200)." default:"50" type:"number"`
 	WaitMs   *float64 `json:"waitMs" doc:"Wait up to this many ms for steering when none is pending (max 120000)." min:"0" max:"120000"`
 	LeaseMs  *float64 `json:"leaseMs" doc:"Lease the returned steering rows to the consumer for this many ms (needs consumer)." min:"0"`
 }

@@ -143,7 +143,7 @@ type NodeAddInput struct {
 	URL *string `json:"url" doc:"Webpage nodes: the page URL (preferred over content)."`
 	// GitDiff and GitBase make a diff node from git.
 	GitDiff any     `json:"gitDiff" mcp:"-" doc:"Diff nodes: true, or a list of workspace paths, shows git diff of the workspace (against gitBase) instead of content."`
-	GitBase *string `json:"gitBase" mcp:"-" doc:"Diff nodes with gitDiff: the revision to compare the working tree with (default HEAD)."`
+	GitBase *string `json:"gitBase" mcp:"-" doc:"Diff nodes with gitDiff: the revision to compare the working tree with." default:"\"HEAD\""`
 	// Primitive and Kind select an html primitive.
 	Primitive *string `json:"primitive" doc:"Html nodes: an HTML primitive kind to generate from data (one of the 19; see the schema's htmlPrimitives)."`
 	Kind      *string `json:"kind" doc:"Alias of primitive: the HTML primitive kind (one of the 19; see the schema's htmlPrimitives)."`

@@ -65,7 +65,7 @@ type SurfaceGetInput struct {
 // (POST /api/canvas/frame-documents).
 type FrameDocumentInput struct {
 	HTML    *string `json:"html" doc:"The document (at most 5 MiB)." pmx:"required"`
-	Sandbox *string `json:"sandbox" doc:"Space-separated sandbox tokens (default allow-scripts; allow-same-origin is never allowed)."`
+	Sandbox *string `json:"sandbox" doc:"Space-separated sandbox tokens (allow-same-origin is never allowed)." default:"\"allow-scripts\""`
 }
 
 // FrameDocumentGetInput is the input of frame-document.get.
@@ -101,28 +101,28 @@ type ChartOptions struct {
 	AfterLabel       *string  `json:"afterLabel" doc:"Slopegraph: right column header."`
 	Sort             *string  `json:"sort" doc:"Dot-plot row order; default desc." enum:"sortOrders"`
 	Fill             *bool    `json:"fill" doc:"Sparkline: shade the area under the line."`
-	ShowEndDot       *bool    `json:"showEndDot" doc:"Sparkline: dot on the last point (default true)."`
+	ShowEndDot       *bool    `json:"showEndDot" doc:"Sparkline: dot on the last point." default:"true"`
 	ShowMinMax       *bool    `json:"showMinMax" doc:"Sparkline: mark the minimum and maximum."`
 	ShowValue        *bool    `json:"showValue" doc:"Sparkline: print the last value inline."`
-	ColorByDirection *bool    `json:"colorByDirection" doc:"Slopegraph: accent rising lines and mute falling ones (default off)."`
+	ColorByDirection *bool    `json:"colorByDirection" doc:"Slopegraph: accent rising lines and mute falling ones." default:"false"`
 	ShowLegend       *bool    `json:"showLegend" doc:"Show the legend (pie, radar, stacked bars, composed)."`
-	ShowLabels       *bool    `json:"showLabels" doc:"Pie only: label the slices (default true)."`
+	ShowLabels       *bool    `json:"showLabels" doc:"Pie only: label the slices." default:"true"`
 }
 
 // GraphAddInput is the input of graph.add (POST /api/canvas/graph).
 type GraphAddInput struct {
-	Title     *string          `json:"title" doc:"Card title (default Graph)."`
+	Title     *string          `json:"title" doc:"Card title." default:"\"Graph\""`
 	GraphType *string          `json:"graphType" doc:"Chart kind: line (default), bar, pie, area, scatter, radar, stacked-bar (stack), composed (combo), sparkline, dot-plot (dot), bullet, slopegraph (slope)."`
 	Type      *string          `json:"type" mcp:"-" doc:"Alias of graphType."`
 	Data      []map[string]any `json:"data" doc:"The rows: an array of objects." pmx:"required,handler"`
 	ChartOptions
 	// Height is the chart's plot height; the frame's is nodeHeight.
 	Height     *float64    `json:"height" doc:"Plot height in pixels (not the frame)."`
-	NodeHeight *float64    `json:"nodeHeight" doc:"Frame height (default 520)."`
+	NodeHeight *float64    `json:"nodeHeight" doc:"Frame height." default:"520"`
 	HeightPx   *float64    `json:"heightPx" cli:"-" doc:"Alias of nodeHeight."`
 	X          *float64    `json:"x" doc:"World X; auto-placed unless both x and y are given."`
 	Y          *float64    `json:"y" doc:"World Y; auto-placed unless both x and y are given."`
-	Width      *float64    `json:"width" doc:"Frame width (default 760)."`
+	Width      *float64    `json:"width" doc:"Frame width." default:"760"`
 	Position   *PointInput `json:"position" cli:"-" doc:"Object form {x, y}; top-level x/y win."`
 	Size       *SizeInput  `json:"size" cli:"-" doc:"Object form {width, height} of the frame."`
 	StrictSize *bool       `json:"strictSize" doc:"Keep the given frame size; overflowing content scrolls."`
@@ -143,8 +143,8 @@ type JSONRenderAddInput struct {
 	Spec       any         `json:"spec" doc:"The json-render spec {root, elements, state?}; absent or not an object: the whole body is the spec (a bare component {type, props, children})."`
 	X          *float64    `json:"x" doc:"World X; auto-placed unless both x and y are given."`
 	Y          *float64    `json:"y" doc:"World Y; auto-placed unless both x and y are given."`
-	Width      *float64    `json:"width" doc:"Frame width (default 840)."`
-	Height     *float64    `json:"height" doc:"Frame height (default 620)."`
+	Width      *float64    `json:"width" doc:"Frame width." default:"840"`
+	Height     *float64    `json:"height" doc:"Frame height." default:"620"`
 	Position   *PointInput `json:"position" cli:"-" doc:"Object form {x, y}; top-level x/y win."`
 	Size       *SizeInput  `json:"size" cli:"-" doc:"Object form {width, height}; top-level width/height win."`
 	StrictSize *bool       `json:"strictSize" doc:"Keep the given frame size; overflowing content scrolls."`
@@ -159,8 +159,8 @@ type JSONRenderStreamInput struct {
 	Done       *bool    `json:"done" doc:"true closes the stream: the spec is validated and stored normalised (a later append reopens it)."`
 	X          *float64 `json:"x" doc:"World X of a created node."`
 	Y          *float64 `json:"y" doc:"World Y of a created node."`
-	Width      *float64 `json:"width" doc:"Frame width of a created node (default 840)."`
-	Height     *float64 `json:"height" doc:"Frame height of a created node (default 620)."`
+	Width      *float64 `json:"width" doc:"Frame width of a created node." default:"840"`
+	Height     *float64 `json:"height" doc:"Frame height of a created node." default:"620"`
 	NodeHeight *float64 `json:"nodeHeight" doc:"Alias of height (the MCP tool's name)."`
 	StrictSize *bool    `json:"strictSize" doc:"Keep the given frame size."`
 }
@@ -176,7 +176,7 @@ type SpecValidateInput struct {
 	Data      any     `json:"data" doc:"graph: the rows (an array of objects); html-primitive: the payload (an object)."`
 	// PrimitiveData is the MCP tools' name for an html-primitive's data.
 	PrimitiveData map[string]any `json:"primitiveData" doc:"html-primitive: the payload, when data is absent (the MCP tools' name)."`
-	GraphType     *string        `json:"graphType" doc:"graph: the chart kind (default line)."`
+	GraphType     *string        `json:"graphType" doc:"graph: the chart kind." default:"\"line\""`
 	TypeName      *string        `json:"typeName" doc:"graph: alias of graphType."`
 	ChartOptions
 	Height *float64 `json:"height" doc:"graph: plot height."`
@@ -204,11 +204,11 @@ type WebArtifactBuildInput struct {
 	Deps             []string          `json:"deps" doc:"npm packages (name[@version]) beyond React, installed with npm --ignore-scripts before bundling."`
 	ProjectPath      *string           `json:"projectPath" doc:"Project directory, inside the workspace (default .pmx-canvas/artifacts/.web-artifacts/<slug>)."`
 	OutputPath       *string           `json:"outputPath" doc:"Output HTML file, inside the workspace (default .pmx-canvas/artifacts/<slug>.html)."`
-	OpenInCanvas     *bool             `json:"openInCanvas" cli:"-" doc:"Show the artifact as a canvas node (default true); a node already showing this output path is updated in place."`
+	OpenInCanvas     *bool             `json:"openInCanvas" cli:"-" doc:"Show the artifact as a canvas node; a node already showing this output path is updated in place." default:"true"`
 	IncludeLogs      *bool             `json:"includeLogs" doc:"Add the build's output as stdout and stderr to the reply."`
 	InitScriptPath   *string           `json:"initScriptPath" doc:"Not supported: this server bundles in-process with esbuild and runs no init script; a value is refused."`
 	BundleScriptPath *string           `json:"bundleScriptPath" doc:"Not supported: this server bundles in-process with esbuild and runs no bundle script; a value is refused."`
-	TimeoutMs        *float64          `json:"timeoutMs" min:"1" max:"1800000" doc:"Build timeout in milliseconds, npm install included (default 600000, at most 1800000)."`
+	TimeoutMs        *float64          `json:"timeoutMs" min:"1" max:"1800000" doc:"Build timeout in milliseconds, npm install included (at most 1800000)." default:"600000"`
 }
 
 // WebArtifactMaxTimeout is the most a web artifact build's timeoutMs may

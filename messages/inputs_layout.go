@@ -4,7 +4,7 @@ import "encoding/json"
 
 // GroupCreateInput is the input of group.create (POST /api/canvas/group).
 type GroupCreateInput struct {
-	Title       *string  `json:"title" doc:"Group title (default \"Group\")."`
+	Title       *string  `json:"title" doc:"Group title." default:"\"Group\""`
 	ChildIDs    []string `json:"childIds" doc:"Members; every id must exist. The frame fits them unless x/y/width/height are given."`
 	Color       *string  `json:"color" doc:"Frame accent colour (CSS)."`
 	X           *float64 `json:"x" doc:"Frame X (computed from the members when absent)."`
@@ -60,10 +60,10 @@ type FocusInput struct {
 
 // FitInput is the input of view.fit (POST /api/canvas/fit).
 type FitInput struct {
-	Width    *float64 `json:"width" doc:"Screen width the fit assumes (default 1440)."`
-	Height   *float64 `json:"height" doc:"Screen height the fit assumes (default 900)."`
-	Padding  *float64 `json:"padding" doc:"World-space padding (default 60)."`
-	MaxScale *float64 `json:"maxScale" doc:"Zoom cap (default 1)."`
+	Width    *float64 `json:"width" doc:"Screen width the fit assumes." default:"1440"`
+	Height   *float64 `json:"height" doc:"Screen height the fit assumes." default:"900"`
+	Padding  *float64 `json:"padding" doc:"World-space padding." default:"60"`
+	MaxScale *float64 `json:"maxScale" doc:"Zoom cap." default:"1"`
 	NodeIDs  []string `json:"nodeIds" doc:"Fit only these nodes (all when absent or empty)."`
 }
 
@@ -95,7 +95,7 @@ type UpdateInput struct {
 
 // SnapshotListInput is the input of snapshot.list (GET /api/canvas/snapshots).
 type SnapshotListInput struct {
-	Limit  *int    `json:"limit" doc:"Most snapshots to list (default 20)." min:"1"`
+	Limit  *int    `json:"limit" doc:"Most snapshots to list." default:"20" min:"1"`
 	Q      *string `json:"q" doc:"Alias of query; wins when both are strings."`
 	Query  *string `json:"query" doc:"Case-insensitive filter on id or name."`
 	Before *string `json:"before" doc:"Only snapshots created at or before this ISO time."`
@@ -111,7 +111,7 @@ type SnapshotSaveInput struct {
 // SnapshotGCInput is the input of snapshot.gc (POST /api/canvas/snapshots/gc).
 // keep may be a number or a numeric string, as in the reference.
 type SnapshotGCInput struct {
-	Keep       any   `json:"keep" doc:"Newest snapshots to keep (default 20)." type:"number"`
+	Keep       any   `json:"keep" doc:"Newest snapshots to keep." default:"20" type:"number"`
 	DryRun     *bool `json:"dryRun" doc:"Report what would be deleted without deleting."`
 	DryRunDash *bool `json:"dry-run" mcp:"-" cli:"-" doc:"Same as dryRun (the CLI flag spelling)."`
 }

@@ -9,8 +9,8 @@ type WebviewStartInput struct {
 	Backend *string `json:"backend" enum:"webviewBackends" doc:"Browser engine: chrome (the only one this server drives; webkit is refused)."`
 	// Width and Height are the viewport; missing or not positive means
 	// 1280 × 800.
-	Width  *float64 `json:"width" doc:"Viewport width (default 1280)."`
-	Height *float64 `json:"height" doc:"Viewport height (default 800)."`
+	Width  *float64 `json:"width" doc:"Viewport width." default:"1280"`
+	Height *float64 `json:"height" doc:"Viewport height." default:"800"`
 	// ChromePath is the browser binary; empty means the one found on PATH.
 	ChromePath *string `json:"chromePath" doc:"Chrome or Chromium binary to use."`
 	// ChromeArgv are extra browser switches, e.g. ["--disable-gpu"].
@@ -36,7 +36,7 @@ type WebviewResizeInput struct {
 // WebviewScreenshotInput is the input of webview.screenshot.
 type WebviewScreenshotInput struct {
 	// Format is png (default), jpeg or webp.
-	Format *string `json:"format" doc:"Image format (default png)." enum:"screenshotFormats"`
+	Format *string `json:"format" doc:"Image format." default:"\"png\"" enum:"screenshotFormats"`
 	// Quality (0–100) applies to jpeg and webp.
 	Quality *float64 `json:"quality" doc:"JPEG/WebP quality 0\u2013100."`
 }

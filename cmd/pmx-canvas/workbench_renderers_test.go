@@ -143,7 +143,9 @@ func TestWorkbenchRendersEveryNodeType(t *testing.T) {
 		"true|subagent:review|timeout after 30s|rgb(255, 106, 127)")
 
 	// A pill has no title bar: it is dragged by its body.
-	tracePos := func() map[string]any { return p.must(200, "GET", "/api/canvas/node/"+trace, nil).body["position"].(map[string]any) }
+	tracePos := func() map[string]any {
+		return p.must(200, "GET", "/api/canvas/node/"+trace, nil).body["position"].(map[string]any)
+	}
 	before := tracePos()
 	tx, ty, _ := box(t, page, fmt.Sprintf(`[data-node-id=%q] .trace-pill`, trace))
 	drag(t, page, tx, ty, 0, 120)
@@ -253,7 +255,9 @@ func TestWorkbenchRendersEveryNodeType(t *testing.T) {
 	until(t, "the new group colour", func() bool { return groupStyle(team) == "rgb(168, 85, 247) dashed" })
 
 	// The group menu sets the colour (a swatch) and resets it to the theme's.
-	groupColor := func() any { return p.must(200, "GET", "/api/canvas/node/"+green, nil).body["data"].(map[string]any)["color"] }
+	groupColor := func() any {
+		return p.must(200, "GET", "/api/canvas/node/"+green, nil).body["data"].(map[string]any)["color"]
+	}
 	gx, gy, _ := box(t, page, fmt.Sprintf(`[data-node-id=%q] .node-body`, green))
 	rightClick(t, page, gx, gy)
 	if got := menuItems(t, page); !strings.HasSuffix(got, "|-|Group color|Theme default color|Ungroup (0 nodes)|-|Close") {

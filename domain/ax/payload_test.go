@@ -40,7 +40,9 @@ func opt(name string, kind messages.PayloadKind, enum ...string) field {
 	return field{Name: name, Kind: kind, Enum: enum}
 }
 
-func nullish(name string, kind messages.PayloadKind) field { return field{Name: name, Kind: kind, Nullable: true} }
+func nullish(name string, kind messages.PayloadKind) field {
+	return field{Name: name, Kind: kind, Nullable: true}
+}
 
 func TestPayloadsAreTheReferences(t *testing.T) {
 	if len(referencePayloads) != len(messages.InteractionTypes) {

@@ -327,6 +327,9 @@ func (ff *fieldFlag) usage() string {
 	if len(ff.field.Enum) > 0 && ff.ux.usage == "" {
 		u = strings.TrimSpace(u + " One of: " + strings.Join(ff.field.Enum, ", ") + ".")
 	}
+	if ff.field.Default != nil && ff.ux.usage == "" {
+		u += " (default " + strings.Trim(string(ff.field.Default), `"`) + ")"
+	}
 	if ff.field.Name != strings.ToLower(ff.field.Name) && ff.names[0] == messages.Kebab(ff.field.Name) {
 		u += " (also --" + ff.field.Name + ")"
 	}

@@ -134,6 +134,9 @@ func schemaObj(s *messages.Schema) Obj {
 	if s.Maximum != nil {
 		o = append(o, KV{"maximum", *s.Maximum})
 	}
+	if len(s.Default) > 0 {
+		o = append(o, KV{"default", s.Default})
+	}
 	if s.Description != "" {
 		o = append(o, KV{"description", s.Description})
 	}

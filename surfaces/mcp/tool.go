@@ -427,6 +427,10 @@ func (r *Registry) deriveComposite(c *Tool) error {
 			if d, ok := u.field.Schema.Get("description"); ok {
 				f.Schema = Obj{{"description", d}}
 			}
+		case u.count > 1 && f.Check == ByOp:
+			// Shared by several actions: each action's operation applies
+			// its own default, so the composite advertises none.
+			f.Schema = withoutKey(f.Schema, "default")
 		case u.count > 1 && f.Check != ByOp:
 			f.Check = Accept
 			if f.Loose != nil {
@@ -445,19 +449,24 @@ func (r *Registry) deriveComposite(c *Tool) error {
 }
 
 // sameShape reports whether two field schemas advertise the same value
-// (their descriptions aside).
+// (their descriptions and defaults aside).
 func sameShape(a, b Obj) bool {
 	strip := func(o Obj) string {
-		out := Obj{}
-		for _, kv := range o {
-			if kv.K != "description" {
-				out = append(out, kv)
-			}
-		}
-		s, _ := Compact(out)
+		s, _ := Compact(withoutKey(withoutKey(o, "description"), "default"))
 		return s
 	}
 	return strip(a) == strip(b)
+}
+
+// withoutKey returns o without the key k.
+func withoutKey(o Obj, k string) Obj {
+	out := make(Obj, 0, len(o))
+	for _, kv := range o {
+		if kv.K != k {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // deprecate prefixes each legacy tool reachable through a composite.

@@ -128,19 +128,22 @@ func typeOf(s *messages.Schema) string {
 
 // values is a field's allowed values: its enum, or its bounds.
 func values(f messages.Field) string {
-	if len(f.Enum) > 0 {
-		return codes(f.Enum)
-	}
+	var v string
 	num := func(p *float64) string { return fmt.Sprintf("%g", *p) }
 	switch {
+	case len(f.Enum) > 0:
+		v = codes(f.Enum)
 	case f.Min != nil && f.Max != nil:
-		return num(f.Min) + " to " + num(f.Max)
+		v = num(f.Min) + " to " + num(f.Max)
 	case f.Min != nil:
-		return "≥ " + num(f.Min)
+		v = "≥ " + num(f.Min)
 	case f.Max != nil:
-		return "≤ " + num(f.Max)
+		v = "≤ " + num(f.Max)
 	}
-	return ""
+	if f.Default != nil {
+		v = strings.TrimPrefix(v+"; default "+code(string(f.Default)), "; ")
+	}
+	return v
 }
 
 // goMethods is the generated method table of docs/go-package.md.
