@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"strings"
+	"sync"
 )
 
 // Result is a built primitive: the HTML document to store in an html
@@ -59,7 +60,9 @@ var (
 	kindJS  = map[string]template.JS{}
 )
 
-func init() {
+// load parses the templates on first use, not at start: a server that
+// never builds a primitive does not hold them (about 1.2 MB).
+var load = sync.OnceFunc(func() {
 	funcs := template.FuncMap{"add": func(a, b int) int { return a + b }}
 	base := template.Must(template.New("page").Funcs(funcs).ParseFS(templateFiles, "templates/page.tmpl"))
 	baseCSS = template.CSS(mustRead("templates/base.css"))
@@ -75,7 +78,7 @@ func init() {
 		}
 	}
 	baseJS = template.JS(mustRead("templates/copy.js"))
-}
+})
 
 func mustRead(name string) string {
 	b, err := templateFiles.ReadFile(name)
@@ -105,6 +108,7 @@ type page struct {
 // path. An unknown kind fails with an *UnknownKindError, and a bad
 // presentation theme with the reference's message.
 func Build(kind, title string, data map[string]any) (*Result, error) {
+	load()
 	desc, ok := lookup(kind)
 	if !ok {
 		return nil, &UnknownKindError{Kind: kind}

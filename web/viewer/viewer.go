@@ -15,7 +15,7 @@ package viewer
 
 import (
 	"bytes"
-	"embed"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -40,21 +40,16 @@ const SandboxCSP = "sandbox allow-scripts"
 const docCSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; " +
 	"img-src data: blob: https:; font-src data:; base-uri 'none'; form-action 'none'"
 
-//go:embed dist/viewer.js dist/viewer-mermaid.js dist/viewer.css
-var dist embed.FS
-
-func mustRead(name string) []byte {
-	b, err := dist.ReadFile(name)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
+// The bundles are embedded as strings: they stay in the binary's
+// read-only data, paged in only when a document is served, instead of
+// being copied to the heap at start (6.8 MB).
 var (
-	viewerJS  = mustRead("dist/viewer.js")
-	mermaidJS = mustRead("dist/viewer-mermaid.js")
-	viewerCSS = mustRead("dist/viewer.css")
+	//go:embed dist/viewer.js
+	viewerJS string
+	//go:embed dist/viewer-mermaid.js
+	mermaidJS string
+	//go:embed dist/viewer.css
+	viewerCSS string
 )
 
 // Options say what a document shows.
@@ -141,12 +136,12 @@ func Document(o Options) []byte {
 	fmt.Fprintf(&b, "<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n", docCSP)
 	fmt.Fprintf(&b, "<title>%s</title>\n", html.EscapeString(title))
 	b.WriteString("<style>")
-	b.Write(viewerCSS)
+	b.WriteString(viewerCSS)
 	b.WriteString("</style>\n</head>\n<body>\n<div id=\"pmx-root\"></div>\n")
 	b.WriteString("<script>window.__PMX_VIEWER__=")
 	b.Write(data)
 	b.WriteString(";</script>\n<script>")
-	b.Write(script)
+	b.WriteString(script)
 	b.WriteString("</script>\n</body>\n</html>\n")
 	return b.Bytes()
 }
