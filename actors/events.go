@@ -33,21 +33,25 @@ type unsubscribe struct{ id uint64 }
 // resume across the restart; items still in the inbox are published by the
 // restarted actor.
 type eventsCore struct {
-	seq    uint64
-	ring   *eventRing
-	subs   map[uint64]chan *messages.StreamEvent
-	nextID uint64
-	latest *canvas.State
+	seq  uint64
+	ring *eventRing
+	subs map[uint64]chan *messages.StreamEvent
+	// changes marks the subscribers that get canvas-changes frames instead
+	// of later full layouts (SubscribeRequest.Changes).
+	changes map[uint64]bool
+	nextID  uint64
+	latest  *canvas.State
 	// inbox holds published items not yet emitted, in order.
 	inbox []publishItem
 }
 
 func newEventsCore(ref *canvasRef, start uint64) *eventsCore {
 	return &eventsCore{
-		seq:    start,
-		ring:   newEventRing(2 * ref.sys.cfg.RingSize), // a commit's layout and change frames take two slots
-		subs:   map[uint64]chan *messages.StreamEvent{},
-		latest: ref.view.Load(),
+		seq:     start,
+		ring:    newEventRing(2 * ref.sys.cfg.RingSize), // a commit's layout and change frames take two slots
+		subs:    map[uint64]chan *messages.StreamEvent{},
+		changes: map[uint64]bool{},
+		latest:  ref.view.Load(),
 	}
 }
 
@@ -81,6 +85,7 @@ func (e *eventsActor) Receive(ctx actor.Context) {
 	case *unsubscribe:
 		if ch, ok := e.subs[m.id]; ok {
 			delete(e.subs, m.id)
+			delete(e.changes, m.id)
 			close(ch)
 		}
 	case *actor.Restarting, *actor.Stopping:
@@ -88,6 +93,7 @@ func (e *eventsActor) Receive(ctx actor.Context) {
 		// channel nobody will write again.
 		for id, ch := range e.subs {
 			delete(e.subs, id)
+			delete(e.changes, id)
 			close(ch)
 		}
 	}
@@ -131,10 +137,14 @@ func (e *eventsActor) emitAgain(se *messages.StreamEvent) {
 	se.Seq = e.seq
 	e.ring.push(se)
 	for id, ch := range e.subs {
+		if !messages.KeepEvent(se.Name, e.changes[id], false) {
+			continue // the other of a commit's two frames
+		}
 		select {
 		case ch <- se:
 		default:
 			delete(e.subs, id)
+			delete(e.changes, id)
 			close(ch)
 		}
 	}
@@ -213,6 +223,16 @@ func (e *eventsActor) subscribe(ctx actor.Context, req messages.SubscribeRequest
 	e.nextID++
 	id := e.nextID
 	e.subs[id] = ch
+	if req.Changes {
+		e.changes[id] = true
+	}
+	kept := initial[:0]
+	for _, ev := range initial {
+		if messages.KeepEvent(ev.Name, req.Changes, !resumed) {
+			kept = append(kept, ev)
+		}
+	}
+	initial = kept
 	self := ctx.Self()
 	root := ctx.ActorSystem().Root
 	return &messages.Subscription{

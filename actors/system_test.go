@@ -310,32 +310,41 @@ func TestEventsOrderResumeAndFreshLayout(t *testing.T) {
 	if got := names(sub.Initial); got != "connected,mcp-app-host-snapshot,canvas-layout-update,context-pins-changed" {
 		t.Fatalf("connect burst = %s", got)
 	}
+	changes, err := h.sys.Subscribe(ctx, messages.SubscribeRequest{Changes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(changes.Initial); got != "connected,mcp-app-host-snapshot,canvas-layout-update,context-pins-changed" {
+		t.Fatalf("a changes stream's connect burst has the full layout too: %s", got)
+	}
 	for i := 0; i < 3; i++ {
 		h.mustCall("", "node.add", `{"type":"markdown"}`)
 	}
-	// Each commit: its layout frame, then its change frame, one number.
+	// A reference stream gets each commit's layout frame; a changes
+	// stream its change frame, under the same number.
 	var seqs []uint64
-	for i := 0; i < 6; i++ {
+	for i := 0; i < 3; i++ {
 		select {
 		case ev := <-sub.Events:
-			want := canvas.EventLayoutUpdate
-			if i%2 == 1 {
-				want = canvas.EventChanges
-			}
-			if ev.Name != want {
-				t.Fatalf("event %d: %s, want %s", i, ev.Name, want)
-			}
-			if i%2 == 1 {
-				if ev.Seq != seqs[len(seqs)-1] {
-					t.Fatalf("a change frame carries its layout frame's number: %d after %d", ev.Seq, seqs[len(seqs)-1])
-				}
-				continue
+			if ev.Name != canvas.EventLayoutUpdate {
+				t.Fatalf("event %s", ev.Name)
 			}
 			seqs = append(seqs, ev.Seq)
 		case <-time.After(5 * time.Second):
 			t.Fatal("no event")
 		}
 	}
+	for i := 0; i < 3; i++ {
+		select {
+		case ev := <-changes.Events:
+			if ev.Name != canvas.EventChanges || ev.Seq != seqs[i] {
+				t.Fatalf("changes stream event %d: %s %d, want %s %d", i, ev.Name, ev.Seq, canvas.EventChanges, seqs[i])
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no change event")
+		}
+	}
+	changes.Close()
 	if seqs[1] != seqs[0]+1 || seqs[2] != seqs[1]+1 {
 		t.Fatalf("event numbers must be consecutive: %v", seqs)
 	}
@@ -344,7 +353,7 @@ func TestEventsOrderResumeAndFreshLayout(t *testing.T) {
 	// Resume from the first: get exactly the two after it.
 	last := seqs[0]
 	res, _ := h.sys.Subscribe(ctx, messages.SubscribeRequest{LastEventID: &last})
-	if !res.Resumed || names(res.Initial) != "connected,canvas-layout-update,canvas-changes,canvas-layout-update,canvas-changes" || res.Initial[3].Seq != seqs[2] {
+	if !res.Resumed || names(res.Initial) != "connected,canvas-layout-update,canvas-layout-update" || res.Initial[2].Seq != seqs[2] {
 		t.Fatalf("resume: resumed=%v initial=%s", res.Resumed, names(res.Initial))
 	}
 	res.Close()

@@ -51,6 +51,10 @@ type SubscribeRequest struct {
 	LastEventID *uint64
 	// Session is the client's ?session= value, echoed in "connected".
 	Session string
+	// Changes asks for canvas-changes frames instead of full layouts after
+	// the connect snapshot (KeepEvent); the canvas sends each subscriber
+	// only the frames its stream keeps.
+	Changes bool
 }
 
 // Subscription is a live event stream.

@@ -84,7 +84,7 @@ func (c *Canvas) Subscribe(ctx context.Context, o SubscribeOptions) (*Subscripti
 	if c.h.closed.Load() {
 		return nil, messages.Unavailable("the canvas is closed")
 	}
-	src, err := c.h.streamer.Subscribe(ctx, messages.SubscribeRequest{Canvas: c.canvas, LastEventID: o.LastEventID})
+	src, err := c.h.streamer.Subscribe(ctx, messages.SubscribeRequest{Canvas: c.canvas, LastEventID: o.LastEventID, Changes: o.Changes})
 	if err != nil {
 		return nil, callError(ctx, err)
 	}
@@ -103,14 +103,7 @@ func (s *Subscription) run(ctx context.Context, c *Canvas, src *messages.Subscri
 	defer close(out)
 	defer func() { src.Close() }()
 	last := src.Head
-	snapshot := !src.Resumed // the connect burst's full layout is kept
 	send := func(ev *messages.StreamEvent) bool {
-		if !messages.KeepEvent(ev.Name, changes, snapshot) {
-			if ev.Seq > last {
-				last = ev.Seq
-			}
-			return true
-		}
 		b, err := ev.JSON()
 		if err != nil {
 			s.err = messages.Internal("encode %s event: %v", ev.Name, err)
@@ -136,7 +129,6 @@ func (s *Subscription) run(ctx context.Context, c *Canvas, src *messages.Subscri
 			}
 		}
 	}
-	snapshot = false
 	for {
 		select {
 		case ev, ok := <-src.Events:
@@ -152,7 +144,7 @@ func (s *Subscription) run(ctx context.Context, c *Canvas, src *messages.Subscri
 				return
 			}
 			from := last
-			next, err := c.h.streamer.Subscribe(ctx, messages.SubscribeRequest{Canvas: c.canvas, LastEventID: &from})
+			next, err := c.h.streamer.Subscribe(ctx, messages.SubscribeRequest{Canvas: c.canvas, LastEventID: &from, Changes: changes})
 			if err != nil {
 				if ctx.Err() == nil {
 					s.err = err
@@ -161,7 +153,6 @@ func (s *Subscription) run(ctx context.Context, c *Canvas, src *messages.Subscri
 			}
 			src.Close()
 			src = next
-			snapshot = !src.Resumed
 			for _, ev := range src.Initial {
 				if ev.Name == "connected" && src.Resumed {
 					continue // a resume's own marker, not an event
@@ -170,7 +161,6 @@ func (s *Subscription) run(ctx context.Context, c *Canvas, src *messages.Subscri
 					return
 				}
 			}
-			snapshot = false
 		case <-ctx.Done():
 			return
 		case <-s.stop:

@@ -22,7 +22,8 @@ import (
 // changed) instead of a canvas-layout-update with the whole board; without
 // it the stream is the reference's, with no canvas-changes frames.
 func (s *Server) events(c *fiber.Ctx) error {
-	req := messages.SubscribeRequest{Canvas: c.Query(messages.MetaCanvas, c.Get(HeaderCanvas)), Session: c.Query("session")}
+	req := messages.SubscribeRequest{Canvas: c.Query(messages.MetaCanvas, c.Get(HeaderCanvas)), Session: c.Query("session"),
+		Changes: c.Query("changes") == "1"}
 	last := c.Get("Last-Event-ID")
 	if last == "" {
 		last = c.Query("lastEventId")
@@ -40,9 +41,6 @@ func (s *Server) events(c *fiber.Ctx) error {
 	if err != nil {
 		return writeError(c, messages.AsError(err))
 	}
-
-	changes := c.Query("changes") == "1"
-	sub.Initial = keepFrames(sub.Initial, changes, !sub.Resumed)
 
 	c.Set(fiber.HeaderContentType, "text/event-stream; charset=utf-8")
 	c.Set(fiber.HeaderCacheControl, "no-cache, no-store, must-revalidate")
@@ -63,7 +61,7 @@ func (s *Server) events(c *fiber.Ctx) error {
 		if w.write(head) != nil {
 			return
 		}
-		if ended := s.stream(w, sub, changes); ended {
+		if ended := s.stream(w, sub); ended {
 			w.reset()
 		}
 	})
@@ -143,7 +141,7 @@ const maxBatch = 512
 // (a write misses its deadline, or the canvas dropped its queue for falling
 // behind), or the server shuts down. It reports whether the canvas ended
 // the subscription (the client lagged, or the canvas stopped).
-func (s *Server) stream(w *streamConn, sub *messages.Subscription, changes bool) (ended bool) {
+func (s *Server) stream(w *streamConn, sub *messages.Subscription) (ended bool) {
 	lastSeq := sub.Head
 	if w.frames(sub.Initial) != nil {
 		return false
@@ -163,16 +161,14 @@ func (s *Server) stream(w *streamConn, sub *messages.Subscription, changes bool)
 			// Take what is already queued too, and write once.
 			var closed bool
 			batch, closed = drain(append(batch[:0], ev), sub.Events)
-			out := coalesce(keepFrames(batch, changes, false))
-			if len(out) > 0 {
-				if w.frames(out) != nil {
-					return false
-				}
-				lastSeq = out[len(out)-1].Seq
+			out := coalesce(batch)
+			if w.frames(out) != nil {
+				return false
 			}
 			if closed {
 				return true
 			}
+			lastSeq = out[len(out)-1].Seq
 		case now := <-ping.C:
 			p := &messages.StreamEvent{Seq: lastSeq, Name: "ping", Data: map[string]any{"ts": now.UnixMilli(), "sessionId": s.sessionID()}}
 			if w.frames([]*messages.StreamEvent{p}) != nil {
@@ -204,18 +200,6 @@ func drain(batch []*messages.StreamEvent, ch <-chan *messages.StreamEvent) ([]*m
 // LayoutEvent is the event whose payload is the whole layout (the domain's
 // canvas.EventLayoutUpdate, which this surface may not import).
 const LayoutEvent = messages.LayoutEvent
-
-// keepFrames filters frames for a stream (messages.KeepEvent). frames is
-// reused.
-func keepFrames(frames []*messages.StreamEvent, changes, snapshot bool) []*messages.StreamEvent {
-	out := frames[:0]
-	for _, f := range frames {
-		if messages.KeepEvent(f.Name, changes, snapshot) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
 
 // coalesce drops from a batch of queued frames every full-layout frame that
 // a later one in the same batch replaces: a client that fell behind gets
