@@ -33,6 +33,7 @@ export function backoff(n) {
 // sessionId() is the session to ask to resume. Returns {resync()}.
 export function openSync(on, sessionId) {
   let es = null, lastEventId = "", revision = null, retries = 0, timer = 0;
+  let advanced = null; // {from, to}: the last revision step a frame other than a change made
   const state = { synced: false };
 
   const connect = (resume) => {
@@ -45,7 +46,7 @@ export function openSync(on, sessionId) {
     // A new EventSource does not send Last-Event-ID itself; the query
     // parameter is the same request.
     if (resume && lastEventId !== "") q.set("lastEventId", lastEventId);
-    else { revision = null; state.synced = false; }
+    else { revision = null; advanced = null; state.synced = false; }
     const src = es = new EventSource("/api/workbench/events?" + q);
     on.status(state.synced ? "reconnecting" : "connecting");
 
@@ -59,7 +60,7 @@ export function openSync(on, sessionId) {
           retries = 0;
           // A resumed connection replays what was missed; the page keeps
           // what it has. Otherwise a full layout follows.
-          if (!d.resumed) { state.synced = false; revision = null; }
+          if (!d.resumed) { state.synced = false; revision = null; advanced = null; }
           on.connected(d);
           on.status(state.synced ? "connected" : "syncing");
           break;
@@ -68,11 +69,16 @@ export function openSync(on, sessionId) {
           on.layout(d.layout || {});
           on.status("connected");
           revision = d.revision ?? (d.layout && d.layout.revision) ?? revision;
+          advanced = null;
           return;
         case "canvas-changes":
           if (!state.synced) return;
-          if (revision !== null && d.baseRevision !== revision) {
-            if (typeof d.revision === "number" && d.revision <= revision) return; // seen already
+          // A commit can send another frame (its viewport) just before its
+          // change, with the same revision: then the change's base is the
+          // revision before that frame.
+          if (revision !== null && d.baseRevision !== revision &&
+            !(d.revision === revision && advanced && advanced.to === revision && d.baseRevision === advanced.from)) {
+            if (typeof d.revision === "number" && d.revision < revision) return; // seen already
             console.warn("missed a commit: revision", revision, "change from", d.baseRevision, "- resyncing");
             connect(false);
             return;
@@ -82,7 +88,10 @@ export function openSync(on, sessionId) {
         default:
           if (on[name]) on[name](d);
       }
-      if (typeof d.revision === "number") revision = d.revision;
+      if (typeof d.revision === "number" && d.revision !== revision) {
+        advanced = name === "canvas-changes" ? null : { from: revision, to: d.revision };
+        revision = d.revision;
+      }
     };
     for (const name of new Set([...REVISION_EVENTS, ...Object.keys(on)])) {
       if (name === "status") continue;
