@@ -253,6 +253,7 @@ function render() {
     if (!n || docked(n)) removeElement(id, e);
   }
   culler.update();
+  drawnFar = farView();
   // Groups first, then the rest, in layout order.
   for (const n of S.nodes.values()) if (n.type === "group" && !docked(n)) showCard(n);
   for (const n of S.nodes.values()) if (n.type !== "group" && !docked(n)) showCard(n);
@@ -320,6 +321,12 @@ function showCard(n) {
   updateNode(e, n);
 }
 
+// farView: the view is so far out on a culled board that cards are drawn
+// without their bodies (their text would be a pixel high).
+const FAR_SCALE = 0.3;
+const farView = () => S.view.scale < FAR_SCALE && culling();
+let drawnFar = false;
+
 // cull runs once per frame after the view moved: cards that came near the
 // view are created, cards that went far from it removed.
 let cullFrame = 0;
@@ -330,6 +337,11 @@ function cull() {
   cullFrame = 0;
   culler.update();
   const all = !culling();
+  // Crossing the far-view scale redraws the cards in the DOM (only them).
+  if (farView() !== drawnFar) {
+    drawnFar = farView();
+    for (const [id, e] of elements) { const n = S.nodes.get(id); if (n) updateNode(e, n); }
+  }
   for (const n of S.nodes.values()) {
     if (docked(n)) continue;
     const e = elements.get(n.id);
@@ -448,8 +460,16 @@ function updateNode(e, n) {
   place(e, n);
   e.style.zIndex = String(S.raised.get(n.id) ?? n.zIndex ?? 0);
   const title = e.querySelector(".node-title");
-  if (!title.querySelector("input")) title.textContent = titleOf(n);
+  if (!title.querySelector("input") && title.textContent !== titleOf(n)) title.textContent = titleOf(n);
   renderControls(e.querySelector(".node-controls"), n);
+  // Zoomed far out on a large board a card is its frame and title: the
+  // body is not drawn (nor its renderer run) until the view comes closer.
+  const far = farView();
+  e.classList.toggle("lod-far", far);
+  if (far) {
+    if (e.bodyKey !== "far") { e.bodyKey = "far"; unmountBody(e.querySelector(".node-body")); }
+    return;
+  }
   // The body's renderer redraws only when what it shows changed (an app
   // frame: its session, not what the app records, which changes with every
   // call; a group: its members' types too). Redrawing is in place.
@@ -654,9 +674,22 @@ function renderAnnotations() {
 
 // ---- the view ----
 
+// While the view moves the world is its own compositor layer, so a pan
+// or zoom frame moves pixels already drawn instead of repainting every
+// card; shortly after it stops the layer goes, and the cards are drawn
+// again, sharp, at the new scale.
+let movingTimer = 0;
+function markMoving() {
+  world.classList.add("moving");
+  clearTimeout(movingTimer);
+  movingTimer = setTimeout(() => world.classList.remove("moving"), 200);
+}
+
 function applyView() {
   const v = S.view;
-  world.style.transform = `matrix(${v.scale}, 0, 0, ${v.scale}, ${v.x}, ${v.y})`;
+  const transform = `matrix(${v.scale}, 0, 0, ${v.scale}, ${v.x}, ${v.y})`;
+  if (world.style.transform && world.style.transform !== transform) markMoving();
+  world.style.transform = transform;
   $(".zoom-level").textContent = Math.round(v.scale * 100) + "%";
   minimap.draw();
   if (culling()) scheduleCull();
