@@ -18,6 +18,7 @@ import { DockedStatus } from "./node-status.js";
 import { html, render as draw } from "./ui.js";
 import { openSync } from "./sync.js";
 import { createCuller, CULL_MIN } from "./cull.js";
+import { createFarLayer } from "./farlayer.js";
 
 const MIN_SCALE = 0.1, MAX_SCALE = 4;
 const MIN_W = 200, MIN_H = 100;
@@ -203,7 +204,7 @@ function setStatus(status) {
 
 function applyTheme(next) {
   S.theme = theme.value = next;
-  minimap.draw();
+  minimap.invalidate();
   document.documentElement.dataset.theme = next;
   const btn = $(".theme-toggle");
   const label = next === "dark" ? "Switch to light theme" : "Switch to dark theme";
@@ -253,7 +254,6 @@ function render() {
     if (!n || docked(n)) removeElement(id, e);
   }
   culler.update();
-  drawnFar = farView();
   // Groups first, then the rest, in layout order.
   for (const n of S.nodes.values()) if (n.type === "group" && !docked(n)) showCard(n);
   for (const n of S.nodes.values()) if (n.type !== "group" && !docked(n)) showCard(n);
@@ -262,6 +262,7 @@ function render() {
   renderAnnotations();
   renderHUD();
   renderSelectionBar();
+  minimap.invalidate();
   applyView();
 }
 
@@ -300,14 +301,15 @@ function patch(changed, removed, edgeIds) {
   if (dockedDirty) renderDocked();
   for (const eid of edgesToDraw) drawEdge(eid);
   renderHUD();
-  minimap.draw();
+  minimap.invalidate();
+  if (farView()) farLayer.draw();
 }
 
 // showCard gives a board node its card, or takes it away when culling
 // leaves it out of view; a card that stays is updated in place.
 function showCard(n) {
   let e = elements.get(n.id);
-  if (culling() && !pinnedCard(n.id) && !culler.wants(n, !!e)) {
+  if (culling() && !pinnedCard(n.id) && (farView() || !culler.wants(n, !!e))) {
     if (e) removeElement(n.id, e);
     return;
   }
@@ -321,27 +323,33 @@ function showCard(n) {
   updateNode(e, n);
 }
 
-// farView: the view is so far out on a culled board that cards are drawn
-// without their bodies (their text would be a pixel high).
+// farView: the view is so far out on a culled board that cards would be
+// unreadable: they are boxes on the far layer (farlayer.js), and only the
+// cards the human works on stay in the DOM.
 const FAR_SCALE = 0.3;
 const farView = () => S.view.scale < FAR_SCALE && culling();
-let drawnFar = false;
+function* boardNodes() { for (const n of S.nodes.values()) if (!docked(n)) yield n; }
+const farLayer = createFarLayer(viewportEl, { nodes: boardNodes, view: () => S.view, skip: (id) => elements.has(id) });
 
 // cull runs once per frame after the view moved: cards that came near the
 // view are created, cards that went far from it removed.
-let cullFrame = 0;
+let cullFrame = 0, wasFar = false;
 function scheduleCull() {
   if (!cullFrame) cullFrame = requestAnimationFrame(cull);
 }
 function cull() {
   cullFrame = 0;
-  culler.update();
-  const all = !culling();
-  // Crossing the far-view scale redraws the cards in the DOM (only them).
-  if (farView() !== drawnFar) {
-    drawnFar = farView();
-    for (const [id, e] of elements) { const n = S.nodes.get(id); if (n) updateNode(e, n); }
+  if (farView()) {
+    for (const [id, e] of elements) if (!pinnedCard(id)) removeElement(id, e);
+    farLayer.draw();
+    wasFar = true;
+    return;
   }
+  farLayer.hide();
+  const all = !culling();
+  if (!all && !wasFar && culler.covers()) return;
+  wasFar = false;
+  culler.update();
   for (const n of S.nodes.values()) {
     if (docked(n)) continue;
     const e = elements.get(n.id);
@@ -462,14 +470,7 @@ function updateNode(e, n) {
   const title = e.querySelector(".node-title");
   if (!title.querySelector("input") && title.textContent !== titleOf(n)) title.textContent = titleOf(n);
   renderControls(e.querySelector(".node-controls"), n);
-  // Zoomed far out on a large board a card is its frame and title: the
-  // body is not drawn (nor its renderer run) until the view comes closer.
-  const far = farView();
-  e.classList.toggle("lod-far", far);
-  if (far) {
-    if (e.bodyKey !== "far") { e.bodyKey = "far"; unmountBody(e.querySelector(".node-body")); }
-    return;
-  }
+
   // The body's renderer redraws only when what it shows changed (an app
   // frame: its session, not what the app records, which changes with every
   // call; a group: its members' types too). Redrawing is in place.
@@ -692,7 +693,7 @@ function applyView() {
   world.style.transform = transform;
   $(".zoom-level").textContent = Math.round(v.scale * 100) + "%";
   minimap.draw();
-  if (culling()) scheduleCull();
+  scheduleCull();
 }
 
 const minimap = createMinimap({

@@ -9,7 +9,7 @@ export const CULL_MIN = 300;
 // A card enters the DOM within MARGIN viewports of the view and leaves it
 // beyond KEEP viewports: panning back and forth near the edge does not
 // rebuild the same cards.
-const MARGIN = 0.5, KEEP = 1;
+const MARGIN = 0.5, KEEP = 1, COVER = 0.25;
 
 // viewRect is the world rectangle the view shows, grown by k viewports on
 // every side. view: {x, y, scale}; w, h: the viewport's size in pixels.
@@ -32,6 +32,14 @@ export function createCuller(view, size) {
       const v = view(), s = size();
       near = viewRect(v, s.w, s.h, MARGIN);
       keep = viewRect(v, s.w, s.h, KEEP);
+    },
+    // covers: the cards made at the last update still cover the current
+    // view with a quarter viewport to spare, so a pan or zoom frame need
+    // not look at every node again.
+    covers() {
+      if (!near) return false;
+      const v = view(), s = size(), r = viewRect(v, s.w, s.h, COVER);
+      return r.x0 >= near.x0 && r.y0 >= near.y0 && r.x1 <= near.x1 && r.y1 <= near.y1;
     },
     // wants: n should have a card (it is near the view). had: it has one
     // now, which it keeps while it is within the wider rectangle.
