@@ -334,6 +334,7 @@ const farLayer = createFarLayer(viewportEl, { nodes: boardNodes, view: () => S.v
 // cull runs once per frame after the view moved: cards that came near the
 // view are created, cards that went far from it removed.
 let cullFrame = 0, wasFar = false;
+const MOUNT_BUDGET = 8;
 function scheduleCull() {
   if (!cullFrame) cullFrame = requestAnimationFrame(cull);
 }
@@ -350,13 +351,19 @@ function cull() {
   if (!all && !wasFar && culler.covers()) return;
   wasFar = false;
   culler.update();
+  // Cards on screen are made at once; those of the margin at most
+  // MOUNT_BUDGET a frame, so a pan that brings a row of them in spreads
+  // the work over a few frames.
+  let made = 0, deferred = false;
   for (const n of S.nodes.values()) {
     if (docked(n)) continue;
     const e = elements.get(n.id);
     if (all || pinnedCard(n.id) || culler.wants(n, !!e)) {
-      if (!e) showCard(n);
+      if (e) continue;
+      if (all || made < MOUNT_BUDGET || culler.inView(n)) { showCard(n); made++; } else deferred = true;
     } else if (e) removeElement(n.id, e);
   }
+  if (deferred) { culler.deferred(); scheduleCull(); }
 }
 
 // renderHUD: the counts, the context-pin bar and the welcome card.

@@ -25,19 +25,28 @@ const overlaps = (n, r) => n.position.x < r.x1 && n.position.x + n.size.width > 
 // createCuller decides, for the current view, which board nodes have a
 // card. size() is the viewport's size {w, h}; view() the view.
 export function createCuller(view, size) {
-  let near = null, keep = null;
+  let near = null, keep = null, shown = null, partial = false;
   return {
     // update recomputes the rectangles for the current view.
     update() {
       const v = view(), s = size();
       near = viewRect(v, s.w, s.h, MARGIN);
       keep = viewRect(v, s.w, s.h, KEEP);
+      shown = viewRect(v, s.w, s.h, 0);
+      partial = false;
     },
+    // inView: n is on screen now (not only in the margin).
+    inView(n) {
+      if (!shown) this.update();
+      return overlaps(n, shown);
+    },
+    // deferred: the last scan left cards of the margin for a later frame.
+    deferred() { partial = true; },
     // covers: the cards made at the last update still cover the current
     // view with a quarter viewport to spare, so a pan or zoom frame need
     // not look at every node again.
     covers() {
-      if (!near) return false;
+      if (!near || partial) return false;
       const v = view(), s = size(), r = viewRect(v, s.w, s.h, COVER);
       return r.x0 >= near.x0 && r.y0 >= near.y0 && r.x1 <= near.x1 && r.y1 <= near.y1;
     },
