@@ -8,8 +8,11 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"net"
 	"os/exec"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -186,6 +189,113 @@ func TestWorkbenchReconnectsAfterARestart(t *testing.T) {
 	if got := js(t, page, `return String(window.__noReload)`); got != "1" {
 		t.Errorf("the page reloaded: %q", got)
 	}
+}
+
+// cutProxy forwards 127.0.0.1:<port> to target; cut closes every
+// connection through it and refuses new ones until restore.
+type cutProxy struct {
+	ln     net.Listener
+	mu     sync.Mutex
+	conns  []net.Conn
+	closed bool
+}
+
+func newCutProxy(t *testing.T, target string) *cutProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &cutProxy{ln: ln}
+	t.Cleanup(func() { ln.Close(); c.cut() })
+	go func() {
+		for {
+			in, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.mu.Lock()
+			if c.closed {
+				c.mu.Unlock()
+				in.Close()
+				continue
+			}
+			out, err := net.Dial("tcp", target)
+			if err != nil {
+				c.mu.Unlock()
+				in.Close()
+				continue
+			}
+			c.conns = append(c.conns, in, out)
+			c.mu.Unlock()
+			go func() { io.Copy(out, in); out.Close() }()
+			go func() { io.Copy(in, out); in.Close() }()
+		}
+	}()
+	return c
+}
+
+func (c *cutProxy) url() string { return "http://" + c.ln.Addr().String() }
+
+func (c *cutProxy) cut() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	for _, conn := range c.conns {
+		conn.Close()
+	}
+	c.conns = nil
+}
+
+func (c *cutProxy) restore() {
+	c.mu.Lock()
+	c.closed = false
+	c.mu.Unlock()
+}
+
+// TestWorkbenchResumesAfterADrop: the page's connection drops (the server
+// stays up) while another client writes; when it can connect again it
+// resumes from the last event it saw, so the server replays only what it
+// missed: the changed card is redrawn, no other card is touched.
+func TestWorkbenchResumesAfterADrop(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	a := p.addNode(`{"type":"markdown","title":"A","content":"one","x":40,"y":40,"width":320,"height":200}`)
+	b := p.addNode(`{"type":"markdown","title":"B","content":"two","x":420,"y":40,"width":320,"height":200}`)
+	proxy := newCutProxy(t, strings.TrimPrefix(p.url, "http://"))
+	page := browsertest.Open(t, proxy.url()+"/workbench", 1280, 800)
+	status := func() string { return js(t, page, `return document.querySelector(".status-dot").dataset.status`) }
+	until(t, "both cards", func() bool {
+		return js(t, page, `return String(document.querySelectorAll(".canvas-node").length)`) == "2"
+	})
+	until(t, "connected", func() bool { return status() == "connected" })
+	time.Sleep(500 * time.Millisecond) // the rendered markdown arrives
+	js(t, page, `
+		window.__noReload = 1;
+		window.__touched = new Set();
+		new MutationObserver((list) => {
+			for (const m of list) {
+				const card = (m.target.nodeType === 1 ? m.target : m.target.parentElement)?.closest?.(".canvas-node");
+				if (card) window.__touched.add(card.dataset.nodeId);
+			}
+		}).observe(document.querySelector(".nodes"), { subtree: true, childList: true, attributes: true, characterData: true });
+		return ""`)
+
+	proxy.cut()
+	until(t, "the page to show it is reconnecting", func() bool { return status() == "reconnecting" })
+	p.must(200, "PATCH", "/api/canvas/node/"+b, `{"title":"B, renamed while away"}`)
+	proxy.restore()
+	until(t, "the change made while away", func() bool {
+		return js(t, page, fmt.Sprintf(`return document.querySelector(%q).querySelector(".node-title").textContent`, cardSel(b))) == "B, renamed while away"
+	})
+	until(t, "connected again", func() bool { return status() == "connected" })
+	if got := js(t, page, `return [...window.__touched].sort().join()`); got != b {
+		t.Errorf("resuming touched the cards %q, want only %q (a full layout redraws every card)", got, b)
+	}
+	if got := js(t, page, `return String(window.__noReload)`); got != "1" {
+		t.Errorf("the page reloaded: %q", got)
+	}
+	_ = a
 }
 
 func TestWorkbenchCullsALargeBoard(t *testing.T) {

@@ -863,6 +863,9 @@ function zoomBy(factor) {
 function activate(id) {
   const before = S.active;
   S.active = id;
+  // The active card is in the DOM however far it is (culling).
+  const n = S.nodes.get(id);
+  if (n && !docked(n) && !elements.has(id)) showCard(n);
   raise(id);
   if (before !== id) {
     elements.get(before)?.classList.remove("active");
