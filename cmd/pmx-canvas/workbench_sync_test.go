@@ -348,4 +348,25 @@ func TestWorkbenchCullsALargeBoard(t *testing.T) {
 	if n := count(); n >= 120 {
 		t.Errorf("%d cards in the DOM after panning", n)
 	}
+	if got := js(t, page, `return String(document.querySelector(".far-layer").hidden)`); got != "true" {
+		t.Errorf("the far layer shows at 100 %%: hidden=%s", got)
+	}
+
+	// Zoomed far out the cards are boxes on the far layer, not DOM cards;
+	// the active one keeps its card. Zoomed back in, the cards return.
+	click(t, page, cardSel(far)+" .node-body", 1)
+	p.must(200, "POST", "/api/canvas/viewport", `{"x":1,"y":1,"scale":0.1}`)
+	until(t, "the far layer", func() bool {
+		return js(t, page, `return String(document.querySelector(".far-layer").hidden)`) == "false" && count() == 1
+	})
+	if got := js(t, page, `return document.querySelector(".canvas-node").dataset.nodeId`); got != far {
+		t.Errorf("the card kept far out is %q, want the active %q", got, far)
+	}
+	p.must(200, "POST", "/api/canvas/viewport", `{"x":1,"y":1,"scale":1}`)
+	until(t, "cards back at 100 %", func() bool {
+		return count() > 10 && js(t, page, `return String(document.querySelector(".far-layer").hidden)`) == "true"
+	})
+	if got := js(t, page, `return [...document.querySelectorAll(".canvas-node .node-title")].some(t => t.textContent === "card 0") ? "in" : "out"`); got != "in" {
+		t.Errorf("the first card is not back in the DOM at the top left")
+	}
 }
