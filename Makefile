@@ -91,6 +91,8 @@ bench: build
 	$(GO) test -run '^$$' -bench BenchmarkAwaitRelease -benchtime 5x ./actors | tee -a $(BENCHOUT)
 	@echo "== automation webview: browser start, evaluate, resize, screenshots (skipped without chromium)" | tee -a $(BENCHOUT)
 	$(GO) test -run '^$$' -bench Chromium -benchtime 2s ./automation | tee -a $(BENCHOUT)
+	@echo "== workbench in Chromium: first paint, pan/zoom frames, change latency under 8 agents, one change on 10,000 nodes" | tee -a $(BENCHOUT)
+	$(GO) test -run '^$$' -bench Workbench -benchtime 1x ./cmd/pmx-canvas/ | tee -a $(BENCHOUT)
 	@echo "== node add spread over 1, 8 and 32 canvases (store-level group commit)" | tee -a $(BENCHOUT)
 	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -c 64 -n 20000 -canvases 1 -label canvases1 | tee -a $(BENCHOUT)
 	$(BIN)/pmx-bench -bin $(BIN)/pmx-canvas -c 64 -n 20000 -canvases 8 -label canvases8 | tee -a $(BENCHOUT)

@@ -50,7 +50,7 @@ func TestMain(m *testing.M) {
 
 // proc is a running server process.
 type proc struct {
-	t      *testing.T
+	t      testing.TB
 	cmd    *exec.Cmd
 	url    string
 	ws     string
@@ -81,7 +81,7 @@ var bannerURL = regexp.MustCompile(`running at (http://localhost:\d+)`)
 
 // startServer runs "pmx-canvas serve" on a free port in ws (a new temp dir
 // when empty) and waits until /health answers.
-func startServer(t *testing.T, ws string, args ...string) *proc {
+func startServer(t testing.TB, ws string, args ...string) *proc {
 	t.Helper()
 	if ws == "" {
 		ws = t.TempDir()
@@ -336,7 +336,7 @@ func (s *sseStream) quiet(t *testing.T, d time.Duration) {
 
 func (s *sseStream) close() { _ = s.res.Body.Close() }
 
-func freePort(t *testing.T) string {
+func freePort(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -347,7 +347,7 @@ func freePort(t *testing.T) string {
 }
 
 // runUntilHealthy starts cmd and waits until url/health answers.
-func runUntilHealthy(t *testing.T, cmd *exec.Cmd, url, ws string) *proc {
+func runUntilHealthy(t testing.TB, cmd *exec.Cmd, url, ws string) *proc {
 	t.Helper()
 	stderr := &syncBuffer{}
 	cmd.Stderr, cmd.Stdout = stderr, stderr

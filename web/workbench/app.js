@@ -10,12 +10,15 @@ import { toggleSnapshots } from "./snapshots.js";
 import { createMinimap } from "./minimap.js";
 import { center, nodeBounds } from "./geometry.js";
 import { icon, iconHTML, hasIcon } from "./icons.js";
-import { api, canvasId, token, theme } from "./client.js";
+import { api, theme } from "./client.js";
 import { mountBody, unmountBody } from "./renderers.js";
 import { isExtApp } from "./node-app.js";
 import { traceStatus } from "./node-trace.js";
 import { DockedStatus } from "./node-status.js";
 import { html, render as draw } from "./ui.js";
+import { openSync } from "./sync.js";
+import { createCuller, CULL_MIN } from "./cull.js";
+import { createFarLayer } from "./farlayer.js";
 
 const MIN_SCALE = 0.1, MAX_SCALE = 4;
 const MIN_W = 200, MIN_H = 100;
@@ -27,12 +30,12 @@ const TYPE_LABELS = { markdown: "MD", "mcp-app": "APP", webpage: "WEB", "json-re
 
 const S = {
   nodes: new Map(),     // id -> node, as the last layout had it (plus local moves)
-  edges: [],
+  edges: new Map(),   // id -> edge
   annotations: [],
   pins: new Set(),      // context pins
   view: { x: 0, y: 0, scale: 1 },
   sessionId: "",
-  status: "connecting", // connecting | syncing | connected | disconnected
+  status: "connecting", // connecting | syncing | connected | reconnecting
   synced: false,        // this connection has had its first layout
   loadedOnce: false,    // the page has had a first layout (a reconnect does not refit)
   fitPending: false,    // the first-load fit waits for the viewport to have a size
@@ -61,6 +64,8 @@ app.innerHTML = `
         <button type="button" data-action="zoom-out" aria-label="Zoom out" title="Zoom out">${iconHTML("minus")}</button>
         <span class="zoom-level hud-collapsible-text">100%</span>
         <button type="button" data-action="arrange" aria-label="Arrange layout" title="Arrange layout">${iconHTML("arrange")}</button>
+        <button type="button" data-action="undo" aria-label="Undo" title="Undo">${iconHTML("undo")}</button>
+        <button type="button" data-action="redo" aria-label="Redo" title="Redo">${iconHTML("redo")}</button>
         <button type="button" data-action="minimap" class="minimap-toggle active" aria-label="Hide minimap" title="Hide minimap">${iconHTML("minimap")}</button>
         <button type="button" data-action="theme" class="theme-toggle"></button>
         <button type="button" data-action="snapshots" aria-label="Snapshots" title="Snapshots">${iconHTML("snapshots")}</button>
@@ -107,35 +112,23 @@ const $ = (sel) => app.querySelector(sel);
 const viewportEl = $(".canvas-viewport");
 const world = $(".world");
 const layer = $(".nodes");
-const elements = new Map(); // id -> the node's DOM element
+const elements = new Map(); // id -> the node's DOM element (culled cards have none)
+const dockedIds = new Set(); // the nodes docked beside the toolbar
 
 // ---- the event stream ----
 
-let retries = 0;
-
-function connect() {
-  const q = new URLSearchParams();
-  if (canvasId) q.set("canvas", canvasId);
-  if (token) q.set("token", token);
-  if (S.sessionId) q.set("session", S.sessionId);
-  const es = new EventSource("/api/workbench/events" + (q.toString() ? "?" + q : ""));
-  S.synced = false;
-  setStatus("connecting");
-  const on = (name, fn) => es.addEventListener(name, (e) => {
-    let d;
-    try { d = JSON.parse(e.data); } catch (err) { console.error("bad event", name, err); return; }
-    fn(d);
-  });
-  on("connected", (d) => {
-    retries = 0;
+// The stream sends the whole layout once per connection, then one change
+// per commit (sync.js); each is applied to the keyed state and only the
+// cards, edges and docked widgets it names are redrawn.
+const streamHandlers = {
+  status: setStatus,
+  connected: (d) => {
     S.sessionId = d.sessionId || "";
     if (d.theme) applyTheme(d.theme);
-    setStatus("syncing");
-  });
-  on("canvas-layout-update", (d) => {
-    const layout = d.layout || {};
+  },
+  layout: (layout) => {
     S.nodes = new Map((layout.nodes || []).map((n) => [n.id, n]));
-    if (layout.edges) S.edges = layout.edges.filter((e) => S.nodes.has(e.from) && S.nodes.has(e.to));
+    setEdges(layout.edges || []);
     S.annotations = layout.annotations || [];
     S.pins = new Set([...S.pins].filter((id) => S.nodes.has(id)));
     if (S.active && !S.nodes.has(S.active)) S.active = null;
@@ -148,51 +141,70 @@ function connect() {
       if (!S.loadedOnce && !savedViewport(layout.viewport)) initialFit();
       S.loadedOnce = true;
       S.synced = true;
-      setStatus("connected");
       document.getElementById("canvasBootstrap").classList.add("ready");
     }
     if (layout.theme) applyTheme(layout.theme);
     // A layout change does not move the view: a zoom or fit animating now
     // goes on and commits its viewport (cancelling it here lost the zoom).
     render();
-  });
-  on("canvas-viewport-update", (d) => {
+  },
+  changes: applyChanges,
+  "canvas-viewport-update": (d) => {
     if (!d.viewport) return;
     S.fitPending = false;
     cancelAnimation();
     S.view = { ...d.viewport };
     applyView();
-  });
-  on("context-pins-changed", (d) => {
-    S.pins = new Set(d.nodeIds || []);
-    if (S.synced) render();
-  });
-  on("theme-changed", (d) => d.theme && applyTheme(d.theme));
-  on("canvas-focus-node", (d) => {
+  },
+  "context-pins-changed": (d) => setPins(d.nodeIds || []),
+  "theme-changed": (d) => d.theme && applyTheme(d.theme),
+  "canvas-focus-node": (d) => {
     if (!d.nodeId) return;
     activate(d.nodeId);
     if (!d.noPan) focusNode(d.nodeId);
-  });
-  es.onerror = () => {
-    es.close();
-    setStatus("disconnected");
-    retries++;
-    setTimeout(connect, Math.min(2500, 500 * retries));
-  };
+  },
+};
+
+// applyChanges applies one commit's canvas-changes frame: the nodes, edges
+// and annotations it names replace (or remove) the page's copies, and only
+// their cards and edges are redrawn.
+function applyChanges(d) {
+  const changed = [], removed = [];
+  for (const n of d.nodes || []) { S.nodes.set(n.id, n); changed.push(n.id); }
+  for (const id of d.removedNodes || []) { S.nodes.delete(id); removed.push(id); }
+  const edgeIds = [];
+  for (const e of d.edges || []) { putEdge(e); edgeIds.push(e.id); }
+  for (const id of d.removedEdges || []) { dropEdge(id); edgeIds.push(id); }
+  if ((d.annotations && d.annotations.length) || (d.removedAnnotations && d.removedAnnotations.length)) {
+    const byId = new Map(S.annotations.map((a) => [a.id, a]));
+    for (const a of d.annotations || []) byId.set(a.id, a);
+    for (const id of d.removedAnnotations || []) byId.delete(id);
+    S.annotations = [...byId.values()];
+    renderAnnotations();
+  }
+  if (d.theme) applyTheme(d.theme);
+  if (Array.isArray(d.pins)) setPins(d.pins);
+  patch(changed, removed, edgeIds);
 }
 
+// setStatus shows the connection's state on the toolbar's dot (its label
+// and tooltip name it): connecting, syncing, connected, reconnecting.
 function setStatus(status) {
   S.status = status;
+  if (status !== "connected" && status !== "reconnecting") S.synced = false;
   const dot = $(".status-dot");
   dot.dataset.status = status;
   dot.setAttribute("aria-label", "Canvas status: " + status);
+  dot.title = status === "reconnecting" ? "Connection lost: reconnecting…" : "Canvas status: " + status;
   $(".session-id").textContent = S.sessionId ? S.sessionId.slice(0, 12) : "…";
-  if (status !== "connected") $(".counts").textContent = "Syncing canvas…";
+  if (status === "reconnecting") $(".counts").textContent = "Reconnecting…";
+  else if (status !== "connected") $(".counts").textContent = "Syncing canvas…";
+  else renderCounts();
 }
 
 function applyTheme(next) {
   S.theme = theme.value = next;
-  minimap.draw();
+  minimap.invalidate();
   document.documentElement.dataset.theme = next;
   const btn = $(".theme-toggle");
   const label = next === "dark" ? "Switch to light theme" : "Switch to dark theme";
@@ -214,47 +226,182 @@ function el(tag, attrs = {}, text) {
 const titleOf = (n) => (n.data && n.data.title) || TYPE_LABELS[n.type] || n.type;
 const docked = (n) => n.dockPosition === "left" || n.dockPosition === "right";
 
+// boardCount is the number of nodes on the board (not docked beside the
+// toolbar); culling is on from CULL_MIN of them.
+const boardCount = () => S.nodes.size - dockedIds.size;
+const culling = () => boardCount() >= CULL_MIN;
+const culler = createCuller(() => S.view, () => ({ w: viewportEl.clientWidth, h: viewportEl.clientHeight }));
+
+// pinnedCard: a card that stays in the DOM however far the view is (the
+// node the human works on).
+const pinnedCard = (id) => id === S.active || S.selected.has(id);
+
+// render redraws the whole board from the state: after a full layout (a
+// connection's first, a resync) and the human's own multi-node actions.
+// Existing elements are updated in place (an iframe that is moved is
+// reloaded, so nothing is).
 function render() {
-  const nodes = [...S.nodes.values()];
-  renderDocked(nodes);
-  const board = nodes.filter((n) => !docked(n));
+  dockedIds.clear();
   S.maxZ = 0;
-  for (const n of board) S.maxZ = Math.max(S.maxZ, n.zIndex || 0);
-  for (const z of S.raised.values()) S.maxZ = Math.max(S.maxZ, z);
-  // Groups first, then the rest, in layout order; existing elements are
-  // updated in place (an iframe that is moved is reloaded, so nothing is).
-  const order = [...board.filter((n) => n.type === "group"), ...board.filter((n) => n.type !== "group")];
-  const keep = new Set(order.map((n) => n.id));
-  for (const [id, e] of elements) if (!keep.has(id)) removeElement(id, e);
-  for (const n of order) {
-    let e = elements.get(n.id);
-    if (!e) {
-      e = createNode(n);
-      elements.set(n.id, e);
-      layer.append(e);
-    }
-    updateNode(e, n);
+  for (const n of S.nodes.values()) {
+    if (docked(n)) dockedIds.add(n.id);
+    else S.maxZ = Math.max(S.maxZ, n.zIndex || 0);
   }
+  for (const z of S.raised.values()) S.maxZ = Math.max(S.maxZ, z);
+  renderDocked();
+  for (const [id, e] of elements) {
+    const n = S.nodes.get(id);
+    if (!n || docked(n)) removeElement(id, e);
+  }
+  culler.update();
+  // Groups first, then the rest, in layout order.
+  for (const n of S.nodes.values()) if (n.type === "group" && !docked(n)) showCard(n);
+  for (const n of S.nodes.values()) if (n.type !== "group" && !docked(n)) showCard(n);
+  S.selected = new Set([...S.selected].filter((id) => S.nodes.has(id)));
   renderEdges();
   renderAnnotations();
-  const nc = nodes.length, ec = S.edges.length;
-  let counts = `${nc} ${nc === 1 ? "node" : "nodes"}`;
-  if (ec > 0) counts += ` · ${ec} ${ec === 1 ? "edge" : "edges"}`;
-  $(".counts").textContent = counts;
-  const pinBar = $(".context-pin-bar");
-  pinBar.hidden = S.pins.size === 0;
-  $(".context-pin-text").textContent = `${S.pins.size} ${S.pins.size === 1 ? "node" : "nodes"} in context`;
-  $(".welcome-card").hidden = board.length > 0;
-  S.selected = new Set([...S.selected].filter((id) => S.nodes.has(id)));
+  renderHUD();
   renderSelectionBar();
+  minimap.invalidate();
   applyView();
 }
 
-function renderDocked(nodes) {
+// patch redraws what one commit changed: the cards of the changed and
+// removed nodes, the edges they or the commit touched, the docked widgets
+// when one of them changed. Its cost follows the change, not the board.
+function patch(changed, removed, edgeIds) {
+  let dockedDirty = false;
+  const edgesToDraw = new Set(edgeIds);
+  for (const id of removed) {
+    if (dockedIds.delete(id)) dockedDirty = true;
+    const e = elements.get(id);
+    if (e) removeElement(id, e);
+    S.selected.delete(id);
+    S.raised.delete(id);
+    if (S.active === id) S.active = null;
+    for (const eid of incident.get(id) || []) edgesToDraw.add(eid);
+  }
+  if (removed.length) renderSelectionBar();
+  culler.update();
+  for (const id of changed) {
+    const n = S.nodes.get(id);
+    if (!n) continue;
+    if (docked(n) || dockedIds.has(id)) dockedDirty = true;
+    if (docked(n)) {
+      dockedIds.add(id);
+      const e = elements.get(id);
+      if (e) removeElement(id, e);
+    } else {
+      dockedIds.delete(id);
+      S.maxZ = Math.max(S.maxZ, n.zIndex || 0);
+      showCard(n);
+    }
+    for (const eid of incident.get(id) || []) edgesToDraw.add(eid);
+  }
+  if (dockedDirty) renderDocked();
+  for (const eid of edgesToDraw) drawEdge(eid);
+  renderHUD();
+  minimap.invalidate();
+  if (farView()) farLayer.draw();
+}
+
+// showCard gives a board node its card, or takes it away when culling
+// leaves it out of view; a card that stays is updated in place.
+function showCard(n) {
+  let e = elements.get(n.id);
+  if (culling() && !pinnedCard(n.id) && (farView() || !culler.wants(n, !!e))) {
+    if (e) removeElement(n.id, e);
+    return;
+  }
+  if (!e) {
+    e = createNode(n);
+    elements.set(n.id, e);
+    // Groups are drawn under the other cards: before the first of them.
+    const before = n.type === "group" ? layer.querySelector(':scope > .canvas-node:not([data-node-type="group"])') : null;
+    layer.insertBefore(e, before);
+  }
+  updateNode(e, n);
+}
+
+// farView: the view is so far out on a culled board that cards would be
+// unreadable: they are boxes on the far layer (farlayer.js), and only the
+// cards the human works on stay in the DOM.
+const FAR_SCALE = 0.3;
+const farView = () => S.view.scale < FAR_SCALE && culling();
+function* boardNodes() { for (const n of S.nodes.values()) if (!docked(n)) yield n; }
+const farLayer = createFarLayer(viewportEl, { nodes: boardNodes, view: () => S.view, skip: (id) => elements.has(id) });
+
+// cull runs once per frame after the view moved: cards that came near the
+// view are created, cards that went far from it removed.
+let cullFrame = 0, wasFar = false;
+const MOUNT_BUDGET = 8;
+function scheduleCull() {
+  if (!cullFrame) cullFrame = requestAnimationFrame(cull);
+}
+function cull() {
+  cullFrame = 0;
+  if (farView()) {
+    for (const [id, e] of elements) if (!pinnedCard(id)) removeElement(id, e);
+    farLayer.draw();
+    wasFar = true;
+    return;
+  }
+  farLayer.hide();
+  const all = !culling();
+  if (!all && !wasFar && culler.covers()) return;
+  wasFar = false;
+  culler.update();
+  // Cards on screen are made at once; those of the margin at most
+  // MOUNT_BUDGET a frame, so a pan that brings a row of them in spreads
+  // the work over a few frames.
+  let made = 0, deferred = false;
+  for (const n of S.nodes.values()) {
+    if (docked(n)) continue;
+    const e = elements.get(n.id);
+    if (all || pinnedCard(n.id) || culler.wants(n, !!e)) {
+      if (e) continue;
+      if (all || made < MOUNT_BUDGET || culler.inView(n)) { showCard(n); made++; } else deferred = true;
+    } else if (e) removeElement(n.id, e);
+  }
+  if (deferred) { culler.deferred(); scheduleCull(); }
+}
+
+// renderHUD: the counts, the context-pin bar and the welcome card.
+function renderHUD() {
+  if (S.status === "connected") renderCounts();
+  const pinBar = $(".context-pin-bar");
+  pinBar.hidden = S.pins.size === 0;
+  $(".context-pin-text").textContent = `${S.pins.size} ${S.pins.size === 1 ? "node" : "nodes"} in context`;
+  $(".welcome-card").hidden = boardCount() > 0;
+}
+
+function renderCounts() {
+  const nc = S.nodes.size, ec = S.edges.size;
+  let counts = `${nc} ${nc === 1 ? "node" : "nodes"}`;
+  if (ec > 0) counts += ` · ${ec} ${ec === 1 ? "edge" : "edges"}`;
+  $(".counts").textContent = counts;
+}
+
+// setPins takes the canvas's context pins; only the cards whose pin
+// changed are redrawn.
+function setPins(ids) {
+  const next = new Set(ids), before = S.pins;
+  S.pins = next;
+  if (!S.synced) return;
+  const flipped = [...next].filter((id) => !before.has(id)).concat([...before].filter((id) => !next.has(id)));
+  for (const id of flipped) {
+    const n = S.nodes.get(id), e = elements.get(id);
+    if (n && e) updateNode(e, n);
+  }
+  renderHUD();
+}
+
+// renderDocked redraws the widgets docked beside the toolbar.
+function renderDocked() {
   const left = $(".hud-left"), right = $(".hud-right");
   left.replaceChildren(); right.replaceChildren();
   const rightOrder = { context: 0, ledger: 1 };
-  const dockedNodes = nodes.filter(docked).sort((a, b) =>
+  const dockedNodes = [...dockedIds].map((id) => S.nodes.get(id)).filter(Boolean).sort((a, b) =>
     (rightOrder[a.type] ?? 2) - (rightOrder[b.type] ?? 2));
   for (const n of dockedNodes) {
     const d = el("div", { class: "docked-node", "data-docked-node": "true", "data-node-id": n.id, "data-node-type": n.type });
@@ -328,8 +475,9 @@ function updateNode(e, n) {
   place(e, n);
   e.style.zIndex = String(S.raised.get(n.id) ?? n.zIndex ?? 0);
   const title = e.querySelector(".node-title");
-  if (!title.querySelector("input")) title.textContent = titleOf(n);
+  if (!title.querySelector("input") && title.textContent !== titleOf(n)) title.textContent = titleOf(n);
   renderControls(e.querySelector(".node-controls"), n);
+
   // The body's renderer redraws only when what it shows changed (an app
   // frame: its session, not what the app records, which changes with every
   // call; a group: its members' types too). Redrawing is in place.
@@ -396,35 +544,110 @@ const svg = (tag, attrs) => {
   return n;
 };
 
-function renderEdges() {
-  const layerSVG = $(".edge-layer");
-  layerSVG.replaceChildren();
-  const marker = svg("marker", { id: "edge-arrow", viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "7",
-    markerHeight: "7", orient: "auto-start-reverse" });
-  marker.append(svg("path", { d: "M0 0 L10 5 L0 10 z", class: "edge-arrowhead" }));
-  const defs = svg("defs", {});
-  defs.append(marker);
-  layerSVG.append(defs);
-  for (const e of S.edges) {
-    const a = S.nodes.get(e.from), b = S.nodes.get(e.to);
-    if (!a || !b || docked(a) || docked(b)) continue;
-    const p = exitPoint(a, center(b)), q = exitPoint(b, center(a));
-    const style = e.style || (e.type === "references" ? "dashed" : "solid");
-    const cls = ["edge", `edge-${e.type}`, style];
-    if (S.active && (e.from === S.active || e.to === S.active)) cls.push("edge-active");
-    else if (S.active) cls.push("edge-dimmed");
-    const line = svg("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: cls.join(" ") });
-    if (e.type === "flow" || e.type === "depends-on") line.setAttribute("marker-end", "url(#edge-arrow)");
-    line.dataset.edgeId = e.id;
-    layerSVG.append(line);
-    if (e.label) {
-      const mx = (p.x + q.x) / 2, my = (p.y + q.y) / 2, w = 7 * e.label.length + 16;
-      layerSVG.append(svg("rect", { class: "edge-label-bg", x: mx - w / 2, y: my - 10, width: w, height: 20, rx: 4 }));
-      const t = svg("text", { class: "edge-label", x: mx, y: my + 4, "text-anchor": "middle" });
-      t.textContent = e.label;
-      layerSVG.append(t);
-    }
+// Edges are keyed like cards: edgeEls holds each edge's <g> (its line and
+// label), incident the edges at each node, so a node's change redraws only
+// the edges it ends.
+const edgeEls = new Map(); // edge id -> <g>
+const incident = new Map(); // node id -> Set of edge ids
+
+function setEdges(list) {
+  S.edges = new Map();
+  incident.clear();
+  for (const e of list) putEdge(e);
+}
+
+function putEdge(e) {
+  const old = S.edges.get(e.id);
+  if (old) unlink(old);
+  S.edges.set(e.id, e);
+  for (const end of [e.from, e.to]) {
+    if (!incident.has(end)) incident.set(end, new Set());
+    incident.get(end).add(e.id);
   }
+}
+
+function dropEdge(id) {
+  const e = S.edges.get(id);
+  if (!e) return;
+  unlink(e);
+  S.edges.delete(id);
+}
+
+function unlink(e) {
+  for (const end of [e.from, e.to]) {
+    const set = incident.get(end);
+    if (set) { set.delete(e.id); if (!set.size) incident.delete(end); }
+  }
+}
+
+function edgeLayer() {
+  const layerSVG = $(".edge-layer");
+  if (!layerSVG.querySelector("defs")) {
+    const marker = svg("marker", { id: "edge-arrow", viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "7",
+      markerHeight: "7", orient: "auto-start-reverse" });
+    marker.append(svg("path", { d: "M0 0 L10 5 L0 10 z", class: "edge-arrowhead" }));
+    const defs = svg("defs", {});
+    defs.append(marker);
+    layerSVG.prepend(defs);
+  }
+  return layerSVG;
+}
+
+// renderEdges redraws every edge (a full layout).
+function renderEdges() {
+  const layerSVG = edgeLayer();
+  for (const [id, g] of edgeEls) if (!S.edges.has(id)) { g.remove(); edgeEls.delete(id); }
+  for (const id of S.edges.keys()) drawEdge(id, layerSVG);
+}
+
+// drawEdge draws one edge (or takes it away: removed, or an end is gone or
+// docked).
+function drawEdge(id, layerSVG = edgeLayer()) {
+  const e = S.edges.get(id);
+  let g = edgeEls.get(id);
+  const a = e && S.nodes.get(e.from), b = e && S.nodes.get(e.to);
+  if (!a || !b || docked(a) || docked(b)) {
+    if (g) { g.remove(); edgeEls.delete(id); }
+    return;
+  }
+  if (!g) {
+    g = svg("g", { class: "edge-group" });
+    edgeEls.set(id, g);
+    layerSVG.append(g);
+  }
+  const p = exitPoint(a, center(b)), q = exitPoint(b, center(a));
+  const line = svg("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: edgeClass(e) });
+  if (e.type === "flow" || e.type === "depends-on") line.setAttribute("marker-end", "url(#edge-arrow)");
+  line.dataset.edgeId = e.id;
+  g.replaceChildren(line);
+  if (e.label) {
+    const mx = (p.x + q.x) / 2, my = (p.y + q.y) / 2, w = 7 * e.label.length + 16;
+    g.append(svg("rect", { class: "edge-label-bg", x: mx - w / 2, y: my - 10, width: w, height: 20, rx: 4 }));
+    const t = svg("text", { class: "edge-label", x: mx, y: my + 4, "text-anchor": "middle" });
+    t.textContent = e.label;
+    g.append(t);
+  }
+}
+
+function edgeClass(e) {
+  const cls = ["edge", `edge-${e.type}`, e.style || (e.type === "references" ? "dashed" : "solid")];
+  if (S.active && (e.from === S.active || e.to === S.active)) cls.push("edge-active");
+  else if (S.active) cls.push("edge-dimmed");
+  return cls.join(" ");
+}
+
+// restyleEdges marks the edges at the active node (and dims the others).
+function restyleEdges() {
+  for (const [id, g] of edgeEls) {
+    const e = S.edges.get(id), line = g.firstChild;
+    if (e && line) line.setAttribute("class", edgeClass(e));
+  }
+}
+
+// drawEdgesOf redraws the edges at the given nodes (they moved or resized).
+function drawEdgesOf(ids) {
+  const layerSVG = edgeLayer();
+  for (const id of ids) for (const eid of incident.get(id) || []) drawEdge(eid, layerSVG);
 }
 
 function renderAnnotations() {
@@ -459,16 +682,30 @@ function renderAnnotations() {
 
 // ---- the view ----
 
+// While the view moves the world is its own compositor layer, so a pan
+// or zoom frame moves pixels already drawn instead of repainting every
+// card; shortly after it stops the layer goes, and the cards are drawn
+// again, sharp, at the new scale.
+let movingTimer = 0;
+function markMoving() {
+  world.classList.add("moving");
+  clearTimeout(movingTimer);
+  movingTimer = setTimeout(() => world.classList.remove("moving"), 200);
+}
+
 function applyView() {
   const v = S.view;
-  world.style.transform = `matrix(${v.scale}, 0, 0, ${v.scale}, ${v.x}, ${v.y})`;
+  const transform = `matrix(${v.scale}, 0, 0, ${v.scale}, ${v.x}, ${v.y})`;
+  if (world.style.transform && world.style.transform !== transform) markMoving();
+  world.style.transform = transform;
   $(".zoom-level").textContent = Math.round(v.scale * 100) + "%";
   minimap.draw();
+  scheduleCull();
 }
 
 const minimap = createMinimap({
   nodes: () => [...S.nodes.values()],
-  edges: () => S.edges,
+  edges: () => S.edges.values(),
   view: () => S.view,
   viewportSize: () => ({ w: viewportEl.clientWidth, h: viewportEl.clientHeight }),
   centreOn: (x, y) => animateView({ scale: S.view.scale, x: viewportEl.clientWidth / 2 - x * S.view.scale,
@@ -565,7 +802,9 @@ $(".nav-bar").addEventListener("click", (ev) => {
     case "zoom-in": zoomBy(1.25); break;
     case "zoom-out": zoomBy(1 / 1.25); break;
     case "theme": toggleTheme(); break;
-    case "arrange": api("POST", "/api/canvas/arrange", { layout: S.edges.length ? "flow" : "grid" }); break;
+    case "arrange": api("POST", "/api/canvas/arrange", { layout: S.edges.size ? "flow" : "grid" }); break;
+    case "undo": api("POST", "/api/canvas/undo"); break;
+    case "redo": api("POST", "/api/canvas/redo"); break;
     case "snapshots": toggleSnapshots(ev.target.closest("button"), api); break;
     case "minimap": {
       const shown = minimap.toggle(), b = ev.target.closest("button"), label = shown ? "Hide minimap" : "Show minimap";
@@ -624,11 +863,14 @@ function zoomBy(factor) {
 function activate(id) {
   const before = S.active;
   S.active = id;
+  // The active card is in the DOM however far it is (culling).
+  const n = S.nodes.get(id);
+  if (n && !docked(n) && !elements.has(id)) showCard(n);
   raise(id);
   if (before !== id) {
     elements.get(before)?.classList.remove("active");
     elements.get(id)?.classList.add("active");
-    renderEdges();
+    restyleEdges();
   }
 }
 
@@ -641,9 +883,8 @@ function newNote(at) {
 const setCollapsed = (id, collapsed) => api("POST", "/api/canvas/update", { updates: [{ id, collapsed }] });
 
 function closeNode(id) {
-  const e = elements.get(id);
-  if (e) removeElement(id, e);
   S.nodes.delete(id);
+  patch([], [id], []);
   api("DELETE", "/api/canvas/node/" + encodeURIComponent(id));
 }
 
@@ -655,7 +896,7 @@ const GROUP_COLORS = [["Blue", "#3b82f6"], ["Green", "#22c55e"], ["Yellow", "#ea
 function nodeMenu(id, x, y) {
   const n = S.nodes.get(id);
   if (!n) return;
-  const edges = S.edges.filter((e) => e.from === id || e.to === id).length;
+  const edges = (incident.get(id) || new Set()).size;
   const items = [
     { label: "Focus", run: () => { activate(id); focusNode(id); } },
     { label: n.collapsed ? "Expand" : "Collapse", run: () => setCollapsed(id, !n.collapsed) },
@@ -758,7 +999,7 @@ viewportEl.addEventListener("pointerdown", (ev) => {
   if (ev.button !== 0 || ev.target !== viewportEl && ev.target !== world && !ev.target.closest("svg")) return;
   if (ev.shiftKey) { ev.preventDefault(); startLasso(ev); return; }
   cancelAnimation();
-  if (S.active) { elements.get(S.active)?.classList.remove("active"); S.active = null; renderEdges(); }
+  if (S.active) { elements.get(S.active)?.classList.remove("active"); S.active = null; restyleEdges(); }
   if (S.selected.size) clearSelection();
   const start = { x: ev.clientX, y: ev.clientY, v: { ...S.view } };
   viewportEl.setPointerCapture(ev.pointerId);
@@ -826,7 +1067,7 @@ $(".selection-bar").addEventListener("click", async (ev) => {
   switch (what) {
     case "pin": {
       const pins = new Set([...S.pins, ...ids]);
-      S.pins = pins;
+      setPins([...pins]);
       api("POST", "/api/canvas/context-pins", { nodeIds: [...pins] });
       break;
     }
@@ -844,7 +1085,6 @@ $(".selection-bar").addEventListener("click", async (ev) => {
       return;
   }
   clearSelection();
-  render();
 });
 
 function startLasso(ev) {
@@ -948,7 +1188,7 @@ function startDrag(ev, id) {
       const me = elements.get(o.m.id);
       if (me) place(me, o.m);
     }
-    renderEdges();
+    drawEdgesOf(movers.map((m) => m.id));
   };
   const up = () => {
     removeEventListener("pointermove", move);
@@ -973,7 +1213,7 @@ function startResize(ev, id) {
       height: Math.max(MIN_H, Math.round(h0 + (e.clientY - sy) / S.view.scale)) };
     const me = elements.get(id);
     if (me) place(me, n);
-    renderEdges();
+    drawEdgesOf([id]);
   };
   const up = async () => {
     removeEventListener("pointermove", move);
@@ -989,14 +1229,12 @@ function startResize(ev, id) {
 function toggleContextPin(id) {
   const pins = new Set(S.pins);
   if (pins.has(id)) pins.delete(id); else pins.add(id);
-  S.pins = pins;
-  render();
+  setPins([...pins]);
   api("POST", "/api/canvas/context-pins", { nodeIds: [...pins] });
 }
 
 $(".context-pin-clear").addEventListener("click", () => {
-  S.pins = new Set();
-  render();
+  setPins([]);
   api("POST", "/api/canvas/context-pins", { nodeIds: [] });
 });
 
@@ -1030,4 +1268,4 @@ setupAnnotations($(".annotation-tools"), {
 });
 
 applyTheme(document.documentElement.dataset.theme || "dark");
-connect();
+openSync(streamHandlers, () => S.sessionId);
