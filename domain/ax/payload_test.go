@@ -28,6 +28,10 @@ var referencePayloads = map[string][]field{
 	"ax.elicitation.request": {req("prompt", fText), opt("fields", fStringArray), nodeIDs},
 	"ax.mode.request":        {req("mode", fEnum, Modes...), nullish("reason", fString), nodeIDs},
 	"ax.command.invoke":      {req("name", fText), opt("args", fRecord)},
+	// Ours, not the reference's: the workbench's answers to an elicitation
+	// and a mode request, with the payloads of the operations they run.
+	"ax.elicitation.respond": {req("id", fText), req("response", fRecord)},
+	"ax.mode.resolve":        {req("id", fText), req("decision", fEnum, Decisions...), opt("resolution", fString)},
 }
 
 var nodeIDs = opt("nodeIds", fStringArray)
@@ -40,7 +44,9 @@ func opt(name string, kind messages.PayloadKind, enum ...string) field {
 	return field{Name: name, Kind: kind, Enum: enum}
 }
 
-func nullish(name string, kind messages.PayloadKind) field { return field{Name: name, Kind: kind, Nullable: true} }
+func nullish(name string, kind messages.PayloadKind) field {
+	return field{Name: name, Kind: kind, Nullable: true}
+}
 
 func TestPayloadsAreTheReferences(t *testing.T) {
 	if len(referencePayloads) != len(messages.InteractionTypes) {
