@@ -178,6 +178,7 @@ type AxEvidenceInput struct {
 // AxSteerInput is the input of ax.steer (POST /api/canvas/ax/steer).
 type AxSteerInput struct {
 	Message *string `json:"message" doc:"The instruction (must not be blank)." pmx:"required,handler"`
+	To      *string `json:"to" doc:"The one consumer (agent) to deliver it to; absent, any consumer may claim it."`
 	Source  string  `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }
 

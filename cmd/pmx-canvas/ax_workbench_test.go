@@ -114,3 +114,38 @@ func awaitGate(url string) <-chan map[string]any {
 	}()
 	return done
 }
+
+// TestAXSteeringToOneConsumer: a steer addressed to one consumer wakes
+// and reaches only that consumer's claim; the others never see it.
+func TestAXSteeringToOneConsumer(t *testing.T) {
+	p := startServer(t, "")
+	done := make(chan *response, 1)
+	go func() { done <- p.do("GET", "/api/canvas/ax/delivery/pending?consumer=bob&waitMs=10000", nil) }()
+	waitFor(t, func() bool { return p.must(200, "GET", "/api/canvas/ax/stats", nil).body["deliveryWaiters"] == 1.0 })
+	st := p.must(200, "POST", "/api/canvas/ax/steer", `{"message":"alice only","to":"alice","source":"browser"}`)
+	if obj(st.body, "steering")["to"] != "alice" {
+		t.Fatalf("steer: %s", st.raw)
+	}
+	select {
+	case r := <-done:
+		t.Fatalf("bob was woken by alice's message: %s", r.raw)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if got := list(p.must(200, "GET", "/api/canvas/ax/delivery/pending?consumer=bob", nil).body, "pending"); len(got) != 0 {
+		t.Fatalf("bob sees %v", got)
+	}
+	got := list(p.must(200, "GET", "/api/canvas/ax/delivery/pending?consumer=alice", nil).body, "pending")
+	if len(got) != 1 || got[0]["message"] != "alice only" {
+		t.Fatalf("alice sees %v", got)
+	}
+	// A message for everyone still wakes bob.
+	p.must(200, "POST", "/api/canvas/ax/steer", `{"message":"all hands","source":"browser"}`)
+	select {
+	case r := <-done:
+		if rows := list(r.body, "pending"); len(rows) != 1 || rows[0]["message"] != "all hands" {
+			t.Fatalf("bob's claim: %s", r.raw)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a broadcast did not wake bob")
+	}
+}

@@ -410,7 +410,7 @@ func interactionAction(it *Interaction, nodes *canvas.State) (Action, *Rejection
 		input = &messages.AxEventInput{Kind: pstr(p, "kind"), Summary: pstr(p, "summary"), Detail: pstr(p, "detail"),
 			NodeIDs: it.nodeTargets(p), Data: cloneMap(data), Source: src}
 	case "ax.steer":
-		input = &messages.AxSteerInput{Message: pstr(p, "message"), Source: src}
+		input = &messages.AxSteerInput{Message: pstr(p, "message"), To: pstr(p, "to"), Source: src}
 	case "ax.work.create":
 		input = &messages.AxWorkCreateInput{Title: pstr(p, "title"), Status: pstr(p, "status"), Detail: pstr(p, "detail"),
 			NodeIDs: it.nodeTargets(p), Source: src}

@@ -249,7 +249,7 @@ func TestInteractionAction(t *testing.T) {
 		{"event.record scoped", `{"type":"ax.event.record","sourceNodeId":"A","sourceSurface":"mcp-app","payload":{"kind":"prompt","summary":"x","nodeIds":["F"]}}`,
 			"ax.event.record", `{"kind":"prompt","summary":"x","detail":null,"nodeIds":["A"],"data":null,"source":""}`},
 		{"steer", `{"type":"ax.steer","sourceNodeId":"M","payload":{"message":"hurry","nodeIds":["F"]}}`,
-			"ax.steer", `{"message":"hurry","source":""}`},
+			"ax.steer", `{"message":"hurry","to":null,"source":""}`},
 		{"work.create trusted", `{"type":"ax.work.create","sourceNodeId":"S","sourceSurface":"native-node","payload":{"title":"Fix build","nodeIds":["F"],"status":"blocked","detail":"d"}}`,
 			"ax.work.create", `{"title":"Fix build","status":"blocked","detail":"d","nodeIds":["F"],"source":""}`},
 		{"work.create trusted empty list kept", `{"type":"ax.work.create","sourceNodeId":"S","payload":{"title":"t","nodeIds":[]}}`,

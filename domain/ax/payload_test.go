@@ -14,7 +14,7 @@ import (
 var referencePayloads = map[string][]field{
 	"ax.event.record": {req("kind", fEnum, InteractionEventKinds...), req("summary", fText), nullish("detail", fString),
 		nodeIDs, nullish("data", fRecord)},
-	"ax.steer":       {req("message", fText)},
+	"ax.steer":       {req("message", fText), opt("to", fString)}, // to: ours, one consumer
 	"ax.work.create": {req("title", fText), opt("status", fEnum, WorkStatuses...), nullish("detail", fString), nodeIDs},
 	"ax.work.update": {req("id", fText), opt("title", fString), opt("status", fEnum, WorkStatuses...),
 		nullish("detail", fString), nodeIDs},
