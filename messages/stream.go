@@ -51,6 +51,9 @@ type SubscribeRequest struct {
 	LastEventID *uint64
 	// Session is the client's ?session= value, echoed in "connected".
 	Session string
+	// Client labels the subscriber in presence.get (?client=, e.g. a
+	// browser tab's name); "" when it gave none.
+	Client string
 }
 
 // Subscription is a live event stream.

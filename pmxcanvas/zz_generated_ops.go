@@ -728,3 +728,10 @@ func (c *Canvas) WebviewResize(ctx context.Context, in *messages.WebviewResizeIn
 func (c *Canvas) WebviewScreenshot(ctx context.Context, in *messages.WebviewScreenshotInput) (*messages.Blob, error) {
 	return runOp[messages.Blob](ctx, c, "webview.screenshot", in)
 }
+
+// PresenceGet runs presence.get (GET /api/canvas/presence): Who is at the
+// canvas: event-stream clients (browser tabs, watchers) and recent writers by
+// agent, each with what it last touched.
+func (c *Canvas) PresenceGet(ctx context.Context) (*messages.Presence, error) {
+	return runOp[messages.Presence](ctx, c, "presence.get", nil)
+}
