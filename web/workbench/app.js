@@ -15,6 +15,7 @@ import { mountBody, unmountBody } from "./renderers.js";
 import { isExtApp } from "./node-app.js";
 import { traceStatus } from "./node-trace.js";
 import { DockedStatus } from "./node-status.js";
+import { mountAX } from "./axpanel.js";
 import { html, render as draw } from "./ui.js";
 
 const MIN_SCALE = 0.1, MAX_SCALE = 4;
@@ -108,6 +109,7 @@ const viewportEl = $(".canvas-viewport");
 const world = $(".world");
 const layer = $(".nodes");
 const elements = new Map(); // id -> the node's DOM element
+mountAX($(".action-bar")); // the AX panel: its button, panel, toasts, tab-title count
 
 // ---- the event stream ----
 
