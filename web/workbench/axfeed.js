@@ -23,6 +23,10 @@ export const presence = signal({ clients: [], agents: [], clientCount: 0 });
 
 const titles = new Map(); // node id -> title, to name what a change touched
 
+// nodeTitle is the title of node id as the stream last showed it (the id
+// when the node is unknown).
+export const nodeTitle = (id) => titles.get(id) || id;
+
 const titleOf = (n) => n.title || n.data?.title || n.id;
 
 function describe(d) {
@@ -77,7 +81,6 @@ export function subscribeUpdates({ onAX, onConnect }) {
     for (const n of nodes) if (!n.removed) titles.set(n.id, n.title);
     updates.value = [{ revision: d.revision, agent: d.agent || "", at: d.timestamp, nodes, text },
       ...updates.value].slice(0, FEED_MAX);
-    for (const n of nodes) if (n.removed) titles.delete(n.id);
     refreshPresence();
   });
   for (const name of ["ax-state-changed", "ax-event-created", "ax-interaction"]) on(name, onAX);

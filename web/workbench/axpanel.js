@@ -16,7 +16,7 @@
 import { html, render, signal, computed, effect, useEffect, useRef, useState } from "./ui.js";
 import { api } from "./client.js";
 import { icon } from "./icons.js";
-import { subscribeUpdates, updates, presence, tabLabel } from "./axfeed.js";
+import { subscribeUpdates, updates, presence, tabLabel, nodeTitle } from "./axfeed.js";
 
 const ax = signal({ approvalGates: [], elicitations: [], modeRequests: [], workItems: [] });
 const timeline = signal({ events: [], evidence: [], steering: [] });
@@ -268,13 +268,7 @@ function Presence() {
   </div>`;
 }
 
-function updatesTitle(id) {
-  for (const u of updates.value) {
-    const n = u.nodes.find((x) => x.id === id);
-    if (n) return "“" + (n.title || id) + "”";
-  }
-  return id;
-}
+const updatesTitle = (id) => "“" + nodeTitle(id) + "”";
 
 function Steer() {
   const [message, setMessage] = useState("");
