@@ -70,7 +70,9 @@ func TestWorkbenchAXPanelReleasesAwaits(t *testing.T) {
 
 	// Approve with the mouse while the agent waits.
 	click(t, page, ".ax-toggle", 1)
-	until(t, "the approval card", func() bool { return js(t, page, fmt.Sprintf(`return document.querySelector(%q) ? "y" : ""`, gateSel(gate, ".ax-approve"))) == "y" })
+	until(t, "the approval card", func() bool {
+		return js(t, page, fmt.Sprintf(`return document.querySelector(%q) ? "y" : ""`, gateSel(gate, ".ax-approve"))) == "y"
+	})
 	done := awaitGate(p.url + "/api/canvas/ax/approval/" + gate + "?waitMs=20000")
 	until(t, "the parked await", func() bool { return p.must(200, "GET", "/api/canvas/ax/stats", nil).body["gateWaiters"] == 1.0 })
 	clicked := time.Now()
@@ -96,7 +98,9 @@ func TestWorkbenchAXPanelReleasesAwaits(t *testing.T) {
 
 	// Reject with a note.
 	drop := obj(p.must(200, "POST", "/api/canvas/ax/approval", `{"title":"Drop the users table"}`).body, "approvalGate")["id"].(string)
-	until(t, "the second card", func() bool { return js(t, page, fmt.Sprintf(`return document.querySelector(%q) ? "y" : ""`, gateSel(drop, ".ax-note"))) == "y" })
+	until(t, "the second card", func() bool {
+		return js(t, page, fmt.Sprintf(`return document.querySelector(%q) ? "y" : ""`, gateSel(drop, ".ax-note"))) == "y"
+	})
 	typeInto(t, page, gateSel(drop, ".ax-note"), "too risky today")
 	click(t, page, gateSel(drop, ".ax-reject"), 1)
 	until(t, "the rejection", func() bool {
@@ -126,7 +130,9 @@ func TestWorkbenchAXPanelReleasesAwaits(t *testing.T) {
 
 	// A mode request.
 	mode := obj(p.must(200, "POST", "/api/canvas/ax/mode", `{"mode":"autonomous","reason":"long refactor"}`).body, "modeRequest")["id"].(string)
-	until(t, "the mode card", func() bool { return js(t, page, fmt.Sprintf(`return document.querySelector(%q) ? "y" : ""`, gateSel(mode, ".ax-approve"))) == "y" })
+	until(t, "the mode card", func() bool {
+		return js(t, page, fmt.Sprintf(`return document.querySelector(%q) ? "y" : ""`, gateSel(mode, ".ax-approve"))) == "y"
+	})
 	done = awaitGate(p.url + "/api/canvas/ax/mode/" + mode + "?waitMs=20000")
 	until(t, "the parked mode await", func() bool { return p.must(200, "GET", "/api/canvas/ax/stats", nil).body["gateWaiters"] == 1.0 })
 	click(t, page, gateSel(mode, `[aria-label="Approve mode autonomous"]`), 1)
@@ -225,7 +231,9 @@ func TestWorkbenchAXKeyboard(t *testing.T) {
 	gate := obj(p.must(200, "POST", "/api/canvas/ax/approval", `{"title":"Merge the branch"}`).body, "approvalGate")["id"].(string)
 	p.must(200, "POST", "/api/canvas/ax/work", `{"title":"Write the docs","status":"in-progress"}`)
 	page, problems := openAXPage(t, p)
-	until(t, "the badge", func() bool { return js(t, page, `return document.querySelector(".ax-badge")?.textContent || ""`) == "1" })
+	until(t, "the badge", func() bool {
+		return js(t, page, `return document.querySelector(".ax-badge")?.textContent || ""`) == "1"
+	})
 
 	if err := page.Keyboard.Press(input.AltLeft); err != nil {
 		t.Fatal(err)
