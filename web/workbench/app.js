@@ -105,11 +105,11 @@ app.innerHTML = `
   </div>`;
 
 const $ = (sel) => app.querySelector(sel);
+mountAX($(".action-bar")); // the AX panel: its button, panel, toasts, tab-title count
 const viewportEl = $(".canvas-viewport");
 const world = $(".world");
 const layer = $(".nodes");
 const elements = new Map(); // id -> the node's DOM element
-mountAX($(".action-bar")); // the AX panel: its button, panel, toasts, tab-title count
 
 // ---- the event stream ----
 
