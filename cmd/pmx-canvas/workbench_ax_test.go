@@ -16,10 +16,20 @@ import (
 	"github.com/pmxcanvas/pmx-canvas/internal/browsertest"
 )
 
-// typeInto clicks the element and types text into it.
+// typeInto clicks the element and types text into it. The panel's cards
+// come and go as gates are decided, which moves what is below them: click
+// again until the element has the focus.
 func typeInto(t *testing.T, page *rod.Page, selector, text string) {
 	t.Helper()
-	click(t, page, selector, 1)
+	focused := func() bool {
+		return js(t, page, fmt.Sprintf(`return document.activeElement?.matches(%q) ? "y" : ""`, selector)) == "y"
+	}
+	for i := 0; i < 5 && !focused(); i++ {
+		click(t, page, selector, 1)
+	}
+	if !focused() {
+		t.Fatalf("%s does not take the focus", selector)
+	}
 	if err := page.InsertText(text); err != nil {
 		t.Fatal(err)
 	}
@@ -146,6 +156,9 @@ func TestWorkbenchAXPanelReleasesAwaits(t *testing.T) {
 	}
 
 	// Steering from the box reaches the named agent's delivery, no one else's.
+	until(t, "no gate left", func() bool {
+		return js(t, page, `return document.querySelector(".ax-empty")?.textContent || ""`) == "Nothing is waiting for you."
+	})
 	typeInto(t, page, `.ax-steer textarea`, "focus on the failing tests")
 	typeInto(t, page, `.ax-steer input`, "alice")
 	click(t, page, ".ax-steer-send", 1)

@@ -84,5 +84,6 @@ export function subscribeUpdates({ onAX, onConnect }) {
     refreshPresence();
   });
   for (const name of ["ax-state-changed", "ax-event-created", "ax-interaction"]) on(name, onAX);
-  setInterval(refreshPresence, 4000);
+  // Only while the stream is open: a server that is down would only log.
+  setInterval(() => { if (es.readyState === EventSource.OPEN) refreshPresence(); }, 4000);
 }

@@ -383,6 +383,8 @@ export function mountAX(toolbar) {
       if (!open.value) document.querySelector(".ax-toggle")?.focus();
     }
   });
-  subscribeUpdates({ onAX: refreshAX, onConnect: refreshAX });
+  // A (re)connection may be to a restarted server, whose secret and so
+  // whose workbench token are new: ask for the token again.
+  subscribeUpdates({ onAX: refreshAX, onConnect: () => { tokenPromise = null; refreshAX(); } });
   refreshAX();
 }
