@@ -308,3 +308,37 @@ func TestWorkbenchAXKeyboard(t *testing.T) {
 	})
 	noProblems(t, problems)
 }
+
+// TestWorkbenchAXAfterServerRestart: the panel follows a server that
+// restarts under it (same port and workspace, a new surface secret): a gate
+// opened after the restart shows up, and approving it in the panel works
+// with the new server's workbench token.
+func TestWorkbenchAXAfterServerRestart(t *testing.T) {
+	requireChromium(t)
+	ws, port := t.TempDir(), freePort(t)
+	p := startServer(t, ws, "--port", port)
+	page, _ := openAXPage(t, p) // the restart makes the page log failed reconnects: not checked here
+	first := obj(p.must(200, "POST", "/api/canvas/ax/approval", `{"title":"Before the restart"}`).body, "approvalGate")["id"].(string)
+	until(t, "the first gate", func() bool { return js(t, page, `return document.querySelector(".ax-badge")?.textContent || ""`) == "1" })
+	click(t, page, ".ax-toggle", 1)
+	until(t, "its card", func() bool { return js(t, page, fmt.Sprintf(`return document.querySelector(%q) ? "y" : ""`, gateSel(first, ".ax-approve"))) == "y" })
+	click(t, page, gateSel(first, ".ax-approve"), 1) // the panel now holds this server's token
+	until(t, "the first approval", func() bool {
+		return obj(p.must(200, "GET", "/api/canvas/ax/approval/"+first, nil).body, "approvalGate")["status"] == "approved"
+	})
+	p.stop()
+
+	q := startServer(t, ws, "--port", port)
+	gate := obj(q.must(200, "POST", "/api/canvas/ax/approval", `{"title":"After the restart"}`).body, "approvalGate")["id"].(string)
+	until(t, "the new gate after the reconnect", func() bool {
+		return js(t, page, fmt.Sprintf(`return document.querySelector(%q) ? "y" : ""`, gateSel(gate, ".ax-approve"))) == "y"
+	})
+	click(t, page, gateSel(gate, ".ax-approve"), 1)
+	until(t, "the approval on the new server", func() bool {
+		g := obj(q.must(200, "GET", "/api/canvas/ax/approval/"+gate, nil).body, "approvalGate")
+		return g["status"] == "approved" && g["resolvedBy"] == "browser"
+	})
+	if js(t, page, `return document.querySelector(".ax-notice")?.textContent || ""`) != "" {
+		t.Fatal("the panel showed a refusal")
+	}
+}
