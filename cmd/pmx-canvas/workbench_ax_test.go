@@ -319,9 +319,13 @@ func TestWorkbenchAXAfterServerRestart(t *testing.T) {
 	p := startServer(t, ws, "--port", port)
 	page, _ := openAXPage(t, p) // the restart makes the page log failed reconnects: not checked here
 	first := obj(p.must(200, "POST", "/api/canvas/ax/approval", `{"title":"Before the restart"}`).body, "approvalGate")["id"].(string)
-	until(t, "the first gate", func() bool { return js(t, page, `return document.querySelector(".ax-badge")?.textContent || ""`) == "1" })
+	until(t, "the first gate", func() bool {
+		return js(t, page, `return document.querySelector(".ax-badge")?.textContent || ""`) == "1"
+	})
 	click(t, page, ".ax-toggle", 1)
-	until(t, "its card", func() bool { return js(t, page, fmt.Sprintf(`return document.querySelector(%q) ? "y" : ""`, gateSel(first, ".ax-approve"))) == "y" })
+	until(t, "its card", func() bool {
+		return js(t, page, fmt.Sprintf(`return document.querySelector(%q) ? "y" : ""`, gateSel(first, ".ax-approve"))) == "y"
+	})
 	click(t, page, gateSel(first, ".ax-approve"), 1) // the panel now holds this server's token
 	until(t, "the first approval", func() bool {
 		return obj(p.must(200, "GET", "/api/canvas/ax/approval/"+first, nil).body, "approvalGate")["status"] == "approved"
