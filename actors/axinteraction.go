@@ -11,8 +11,10 @@ import (
 
 // interact runs a node-originated interaction (ax.md §8) with our
 // additions: a sandboxed surface must present the server-issued surface
-// token of its node, and the tool policy applies to the interaction type
-// (and to the command an ax.command.invoke names).
+// token of its node, the workbench surface (no node; the human's answers)
+// the canvas's workbench token and is recorded as the browser, and the
+// tool policy applies to the interaction type (and to the command an
+// ax.command.invoke names).
 //
 // The reply is the reference's public result: {ok:true, type, sourceNodeId,
 // primitive} or {ok:false, status, code, error[, approvalGate]} with that
@@ -32,6 +34,10 @@ func (s *System) interact(ctx context.Context, ref *canvasRef, env *messages.Env
 		return s.reject(ref, &ax.Rejection{Status: 403, Code: "invalid-surface-token", Type: it.Type, SourceNodeID: it.SourceNodeID,
 			Error: fmt.Sprintf("Surface %q must present the surface token issued for node %q.", it.SourceSurface, it.SourceNodeID)}, nil), nil
 	}
+	if it.SourceSurface == ax.WorkbenchSurface && !ax.ValidWorkbenchToken(s.cfg.SurfaceSecret, ref.id, in.SurfaceToken) {
+		return s.reject(ref, &ax.Rejection{Status: 403, Code: "invalid-surface-token", Type: it.Type, SourceNodeID: it.SourceNodeID,
+			Error: "The workbench must present the canvas's workbench token (GET /api/canvas/ax/surface-token?surface=workbench)."}, nil), nil
+	}
 	action, rej := ax.InteractionAction(it, nodes)
 	if rej != nil {
 		return s.reject(ref, rej, nil), nil
@@ -40,6 +46,9 @@ func (s *System) interact(ctx context.Context, ref *canvasRef, env *messages.Env
 		return s.reject(ref, rej, nil), nil
 	}
 	source := axSource(in.Source, env)
+	if it.SourceSurface == ax.WorkbenchSurface {
+		source = ax.WorkbenchSource // the person deciding is at the browser
+	}
 	// The policy applies to the interaction type here, and to the command
 	// an ax.command.invoke names when the command step runs.
 	if perr := s.checkPolicy(ctx, ref, it.Type, source); perr != nil {
@@ -85,8 +94,18 @@ func preflight(ref *canvasRef, it *ax.Interaction, a ax.Action) *ax.Rejection {
 			return rej(404, "work-item-not-found", "Work item %q not found.", in.ID)
 		}
 	case *messages.AxResolveInput:
+		if a.Op == "ax.mode.resolve" {
+			if m := find(ref.gatesView.Load().Modes, in.ID, ax.ModeID); m == nil || m.Status != "pending" {
+				return rej(404, ax.RejectModeRequestNotFound, "Mode request %q not found or already resolved.", in.ID)
+			}
+			break
+		}
 		if g := find(ref.gatesView.Load().Approvals, in.ID, ax.ApprovalID); g == nil || g.Status != "pending" {
 			return rej(404, "approval-not-found", "Approval %q not found or already resolved.", in.ID)
+		}
+	case *messages.AxElicitationRespondInput:
+		if e := find(ref.gatesView.Load().Elicitations, in.ID, ax.ElicitationID); e == nil || e.Status != "pending" {
+			return rej(404, ax.RejectElicitationNotFound, "Elicitation %q not found or already answered.", in.ID)
 		}
 	case *messages.AxCommandInput:
 		name, _ := in.Name.(string)
@@ -115,6 +134,10 @@ func stepCode(typ string, e *messages.Error) string {
 		return "work-item-not-found"
 	case e.Status == 404 && typ == "ax.approval.resolve":
 		return "approval-not-found"
+	case e.Status == 404 && typ == "ax.elicitation.respond":
+		return ax.RejectElicitationNotFound
+	case e.Status == 404 && typ == "ax.mode.resolve":
+		return ax.RejectModeRequestNotFound
 	case e.Status == 400 && typ == "ax.review.add":
 		return "invalid-review-anchor"
 	case e.Status == 400 && e.Code != messages.CodeInvalidInput:

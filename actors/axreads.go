@@ -81,7 +81,11 @@ var axReadHandlers = map[string]readHandler{
 		return okBody("commands", ax.Commands()), nil
 	},
 	"ax.surface-token": func(s *canvas.State, env *messages.Envelope, ref *canvasRef) (any, *messages.Error) {
-		id := env.Args.(*messages.AxSurfaceTokenInput).NodeID
+		in := env.Args.(*messages.AxSurfaceTokenInput)
+		if in.Surface == ax.WorkbenchSurface {
+			return map[string]any{"ok": true, "surface": in.Surface, "token": ax.WorkbenchToken(ref.sys.cfg.SurfaceSecret, ref.id)}, nil
+		}
+		id := in.NodeID
 		if id == "" {
 			return nil, messages.BadRequest("surface token requires a nodeId.").With("field", "nodeId")
 		}

@@ -46,6 +46,9 @@ type canvasRef struct {
 	timelineView atomic.Pointer[timelineRows]
 	leases       atomic.Pointer[leaseSet]
 	webviewView  atomic.Pointer[messages.WebviewStatus]
+	// presence is who follows the event stream and who wrote lately,
+	// published by the Events actor (presence.go).
+	presence atomic.Pointer[messages.Presence]
 
 	// Routing table, set by the supervisor when it spawns its children.
 	layoutPID   atomic.Pointer[actor.PID]

@@ -40,7 +40,9 @@ type eventsCore struct {
 	// of later full layouts (SubscribeRequest.Changes).
 	changes map[uint64]bool
 	nextID  uint64
-	latest  *canvas.State
+	// presence is who follows the stream and who wrote lately (presence.go).
+	presence presenceCore
+	latest   *canvas.State
 	// inbox holds published items not yet emitted, in order.
 	inbox []publishItem
 }
@@ -83,21 +85,16 @@ func (e *eventsActor) Receive(ctx actor.Context) {
 	case *subscribe:
 		ctx.Respond(e.subscribe(ctx, m.req))
 	case *unsubscribe:
-		if ch, ok := e.subs[m.id]; ok {
-			delete(e.subs, m.id)
-			delete(e.changes, m.id)
-			close(ch)
-		}
+		e.dropSub(m.id)
 	case *actor.Restarting, *actor.Stopping:
 		// Subscribers reconnect and resume; they must not hang on a
 		// channel nobody will write again.
-		for id, ch := range e.subs {
-			delete(e.subs, id)
-			delete(e.changes, id)
-			close(ch)
+		for id := range e.subs {
+			e.dropSub(id)
 		}
 	}
 	e.ref.subscribers.Store(int64(len(e.subs)))
+	e.presence.publish(e.ref)
 }
 
 // drain emits the inbox in order; an item leaves it once emitted.
@@ -112,6 +109,9 @@ func (e *eventsActor) drain() {
 		base := e.latest.Revision
 		if item.state != nil {
 			e.latest = item.state
+		}
+		if item.change != nil && item.agent != "" {
+			e.presence.wrote(item.agent, item.change, e.latest.Revision, e.ref.sys.cfg.Env.Timestamp())
 		}
 		for _, ev := range item.events {
 			e.emit(e.frame(e.latest, ev))
@@ -143,10 +143,18 @@ func (e *eventsActor) emitAgain(se *messages.StreamEvent) {
 		select {
 		case ch <- se:
 		default:
-			delete(e.subs, id)
-			delete(e.changes, id)
-			close(ch)
+			e.dropSub(id)
 		}
+	}
+}
+
+// dropSub ends subscription id: its channel closes and it leaves presence.
+func (e *eventsActor) dropSub(id uint64) {
+	if ch, ok := e.subs[id]; ok {
+		delete(e.subs, id)
+		delete(e.changes, id)
+		close(ch)
+		e.presence.left(id)
 	}
 }
 
@@ -233,6 +241,7 @@ func (e *eventsActor) subscribe(ctx actor.Context, req messages.SubscribeRequest
 		}
 	}
 	initial = kept
+	e.presence.joined(id, req.Client, ts)
 	self := ctx.Self()
 	root := ctx.ActorSystem().Root
 	return &messages.Subscription{

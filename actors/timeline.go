@@ -452,7 +452,8 @@ func (a *timelineActor) wakeClaims(now time.Time) {
 
 // pendingSteering lists undelivered steering for consumer, oldest first:
 // rows from consumer itself are excluded (loop safety), and so are rows
-// leased to another consumer. limit applies last.
+// leased to another consumer and rows addressed to another one (a read
+// that names no consumer sees them all). limit applies last.
 func pendingSteering(rows timelineRows, leases leaseSet, consumer string, limit int, now time.Time) []*ax.Steering {
 	out := []*ax.Steering{}
 	for _, s := range rows.Steering {
@@ -461,6 +462,9 @@ func pendingSteering(rows timelineRows, leases leaseSet, consumer string, limit 
 		}
 		if consumer != "" && s.Source != nil && *s.Source == consumer {
 			continue
+		}
+		if consumer != "" && s.To != nil && *s.To != consumer {
+			continue // addressed to another consumer
 		}
 		if !leases.visibleTo(s.ID, consumer, now) {
 			continue

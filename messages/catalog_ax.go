@@ -333,7 +333,7 @@ var axOps = []*Op{
 	},
 	{
 		Name: "ax.interaction", Owner: OwnerRouter, Kind: Write,
-		Summary:  "Submit a node-originated interaction, checked against the node's AX capabilities and the tool policy.",
+		Summary:  "Submit an interaction from a node's surface (checked against the node's AX capabilities) or from the workbench (the human's answers), and the tool policy.",
 		NewInput: input[AxInteractionInput](),
 		Output:   output[InteractionResult](),
 		CLI:      &CLIBinding{Flags: map[string]string{"sourceNodeId": "node"}},
@@ -344,7 +344,7 @@ var axOps = []*Op{
 	// Additions.
 	{
 		Name: "ax.surface-token", Owner: OwnerAxState, Kind: Read,
-		Summary:  "Issue the token that binds a sandboxed surface to its node (required on its interactions).",
+		Summary:  "Issue the token that binds a sandboxed surface to its node, or (surface=workbench) the workbench's token (required on their interactions).",
 		NewInput: input[AxSurfaceTokenInput](),
 		Output:   output[SurfaceToken](),
 		HTTP:     []Route{{"GET", "/api/canvas/ax/surface-token"}},
@@ -358,9 +358,11 @@ var axOps = []*Op{
 	},
 }
 
-// AxSurfaceTokenInput is the input of ax.surface-token.
+// AxSurfaceTokenInput is the input of ax.surface-token: a node's token,
+// or with surface=workbench the canvas's workbench token.
 type AxSurfaceTokenInput struct {
-	NodeID string `json:"nodeId" doc:"The node whose surface token to issue."`
+	NodeID  string `json:"nodeId" doc:"The node whose surface token to issue."`
+	Surface string `json:"surface" doc:"workbench: issue the canvas's workbench token instead (no nodeId); the human's page presents it on its interactions." enum:"tokenSurfaces"`
 }
 
 // Park implements Parker: waitMs (HTTP) or timeoutMs (MCP), capped at

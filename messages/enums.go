@@ -35,15 +35,21 @@ var (
 	InteractionTypes      = []string{
 		"ax.event.record", "ax.steer", "ax.work.create", "ax.work.update", "ax.evidence.add", "ax.approval.request",
 		"ax.approval.resolve", "ax.review.add", "ax.focus.set", "ax.command.invoke", "ax.elicitation.request", "ax.mode.request",
+		// Ours: the human's answers, sent by the workbench surface.
+		"ax.elicitation.respond", "ax.mode.resolve",
 	}
 	// InteractionSurfaces are the sourceSurface values in the reference's
-	// schema order.
-	InteractionSurfaces = []string{"native-node", "json-render", "html-node", "mcp-app", "adapter"}
-	Outcomes            = []string{"success", "failure"}
-	Themes              = []string{"dark", "light", "high-contrast"}
-	AnnotationTypes     = []string{"freehand", "text"}
-	ExportFormats       = []string{"jsoncanvas", "svg", "png"}
-	ScreenshotFormats   = []string{"png", "jpeg", "webp"}
+	// schema order, then ours: workbench, the human's own page, which
+	// speaks for no node and presents the canvas's workbench token.
+	InteractionSurfaces = []string{"native-node", "json-render", "html-node", "mcp-app", "adapter", "workbench"}
+	// TokenSurfaces are the surfaces ax.surface-token issues a token for
+	// without a node.
+	TokenSurfaces     = []string{"workbench"}
+	Outcomes          = []string{"success", "failure"}
+	Themes            = []string{"dark", "light", "high-contrast"}
+	AnnotationTypes   = []string{"freehand", "text"}
+	ExportFormats     = []string{"jsoncanvas", "svg", "png"}
+	ScreenshotFormats = []string{"png", "jpeg", "webp"}
 	// WebviewBackends are the engines a webview start names (only chrome
 	// runs here; webkit is refused with a message saying so).
 	WebviewBackends = []string{"chrome", "webkit"}
@@ -60,7 +66,7 @@ var Enums = map[string][]string{
 	"reviewKinds": ReviewKinds, "severities": Severities, "reviewStatuses": ReviewStatuses,
 	"anchorTypes": AnchorTypes, "decisions": Decisions, "modes": Modes, "eventKinds": EventKinds,
 	"interactionEventKinds": InteractionEventKinds, "evidenceKinds": EvidenceKinds, "activityKinds": ActivityKinds,
-	"interactionTypes": InteractionTypes, "interactionSurfaces": InteractionSurfaces, "outcomes": Outcomes,
+	"interactionTypes": InteractionTypes, "interactionSurfaces": InteractionSurfaces, "tokenSurfaces": TokenSurfaces, "outcomes": Outcomes,
 	"webviewBackends": WebviewBackends, "themes": Themes, "annotationTypes": AnnotationTypes,
 	"exportFormats": ExportFormats, "screenshotFormats": ScreenshotFormats,
 }

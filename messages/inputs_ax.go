@@ -178,6 +178,7 @@ type AxEvidenceInput struct {
 // AxSteerInput is the input of ax.steer (POST /api/canvas/ax/steer).
 type AxSteerInput struct {
 	Message *string `json:"message" doc:"The instruction (must not be blank)." pmx:"required,handler"`
+	To      *string `json:"to" doc:"The one consumer (agent) to deliver it to; absent, any consumer may claim it."`
 	Source  string  `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }
 
@@ -229,12 +230,12 @@ type AxActivityInput struct {
 // binds a sandboxed surface to its node.
 type AxInteractionInput struct {
 	Type          any             `json:"type" doc:"Interaction type." enum:"interactionTypes" pmx:"required,handler" type:"string"`
-	SourceNodeID  any             `json:"sourceNodeId" doc:"The node the interaction comes from." pmx:"required,handler" type:"string"`
-	SourceSurface any             `json:"sourceSurface" enum:"interactionSurfaces" doc:"The kind of surface that emits it; html-node, mcp-app and json-render are sandboxed." type:"string"`
+	SourceNodeID  any             `json:"sourceNodeId" doc:"The node the interaction comes from (the workbench surface may leave it out)." pmx:"required,handler" type:"string"`
+	SourceSurface any             `json:"sourceSurface" enum:"interactionSurfaces" doc:"The kind of surface that emits it; html-node, mcp-app and json-render are sandboxed; workbench is the human's page (no node, the workbench token)." type:"string"`
 	Actor         any             `json:"actor" mcp:"-" cli:"-" doc:"Who acts, as the surface reports it (recorded)."`
 	Payload       json.RawMessage `json:"payload" doc:"Type-specific payload."`
 	CorrelationID any             `json:"correlationId" doc:"Caller's correlation id." type:"string"`
 	Metadata      any             `json:"metadata" mcp:"-" cli:"-" doc:"Free-form metadata recorded with the interaction."`
-	SurfaceToken  string          `json:"surfaceToken" doc:"The surface token issued for the source node (required for sandboxed surfaces)."`
+	SurfaceToken  string          `json:"surfaceToken" doc:"The surface token issued for the source node (required for sandboxed surfaces), or the workbench token for the workbench surface."`
 	Source        string          `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
 }

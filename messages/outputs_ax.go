@@ -427,9 +427,10 @@ type ActivityResult struct {
 
 // SurfaceToken is ax.surface-token's reply.
 type SurfaceToken struct {
-	OK     bool   `json:"ok"`
-	NodeID string `json:"nodeId"`
-	Token  string `json:"token"`
+	OK      bool   `json:"ok"`
+	NodeID  string `json:"nodeId,omitempty"`
+	Surface string `json:"surface,omitempty"`
+	Token   string `json:"token"`
 }
 
 // AxStats are the canvas's runtime AX counters (ax.stats).

@@ -55,6 +55,9 @@ type SubscribeRequest struct {
 	// the connect snapshot (KeepEvent); the canvas sends each subscriber
 	// only the frames its stream keeps.
 	Changes bool
+	// Client labels the subscriber in presence.get (?client=, e.g. a
+	// browser tab's name); "" when it gave none.
+	Client string
 }
 
 // Subscription is a live event stream.

@@ -671,15 +671,16 @@ func (c *Canvas) AxActivity(ctx context.Context, in *messages.AxActivityInput) (
 }
 
 // AxInteraction runs ax.interaction (POST /api/canvas/ax/interaction): Submit
-// a node-originated interaction, checked against the node's AX capabilities
-// and the tool policy.
+// an interaction from a node's surface (checked against the node's AX
+// capabilities) or from the workbench (the human's answers), and the tool
+// policy.
 func (c *Canvas) AxInteraction(ctx context.Context, in *messages.AxInteractionInput) (*messages.InteractionResult, error) {
 	return runOp[messages.InteractionResult](ctx, c, "ax.interaction", in)
 }
 
 // AxSurfaceToken runs ax.surface-token (GET /api/canvas/ax/surface-token):
-// Issue the token that binds a sandboxed surface to its node (required on its
-// interactions).
+// Issue the token that binds a sandboxed surface to its node, or
+// (surface=workbench) the workbench's token (required on their interactions).
 func (c *Canvas) AxSurfaceToken(ctx context.Context, in *messages.AxSurfaceTokenInput) (*messages.SurfaceToken, error) {
 	return runOp[messages.SurfaceToken](ctx, c, "ax.surface-token", in)
 }
@@ -726,4 +727,11 @@ func (c *Canvas) WebviewResize(ctx context.Context, in *messages.WebviewResizeIn
 // WebP; the reply is the image bytes.
 func (c *Canvas) WebviewScreenshot(ctx context.Context, in *messages.WebviewScreenshotInput) (*messages.Blob, error) {
 	return runOp[messages.Blob](ctx, c, "webview.screenshot", in)
+}
+
+// PresenceGet runs presence.get (GET /api/canvas/presence): Who is at the
+// canvas: event-stream clients (browser tabs, watchers) and recent writers by
+// agent, each with what it last touched.
+func (c *Canvas) PresenceGet(ctx context.Context) (*messages.Presence, error) {
+	return runOp[messages.Presence](ctx, c, "presence.get", nil)
 }

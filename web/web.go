@@ -10,9 +10,12 @@
 // (pan, wheel, zoom, fit), double-click to create a note, context menus,
 // the command palette and keys, edges from ports, selection and lasso,
 // human ink, snapshots, the minimap. Each node type has its own renderer
-// component (node-*.js, chosen in renderers.js). Parts of the reference's
-// workbench are not here yet (AX panels, the attention field, the expanded
-// overlay); see docs/CHANGELOG.md "Not yet available".
+// component (node-*.js, chosen in renderers.js). The AX panel (axpanel.js)
+// is the human's side of the AX layer: it answers the gates agents wait
+// on, through the interaction route as the workbench surface, and with
+// axfeed.js names the agent behind each change and who is present. Parts
+// of the reference's workbench are not here yet (the attention field, the
+// expanded overlay); see docs/CHANGELOG.md "Not yet available".
 package web
 
 import (

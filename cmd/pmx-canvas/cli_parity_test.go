@@ -230,6 +230,8 @@ func TestCLIHTTPParity(t *testing.T) {
 		{cli: []string{"ax", "surface-snapshot"}, method: "GET", path: "/api/canvas/ax/surface-snapshot"},
 		{cli: []string{"ax", "surface-token", "--node-id", "{A}"}, method: "GET", path: "/api/canvas/ax/surface-token?nodeId={A}", mask: []string{"token"}},
 		{cli: []string{"ax", "stats"}, method: "GET", path: "/api/canvas/ax/stats"},
+		{cli: []string{"presence"}, method: "GET", path: "/api/canvas/presence"},
+		{cli: []string{"ax", "surface-token", "--surface", "workbench"}, method: "GET", path: "/api/canvas/ax/surface-token?surface=workbench", mask: []string{"token"}},
 		{cli: []string{"theme", "set", "--theme", "light"}, method: "POST", path: "/api/canvas/theme", body: `{"theme":"light"}`},
 		{cli: []string{"theme", "get"}, method: "GET", path: "/api/canvas/theme"},
 		{cli: []string{"viewport", "set", "--x", "10", "--y", "-20", "--scale", "1.5"}, method: "POST", path: "/api/canvas/viewport", body: `{"x":10,"y":-20,"scale":1.5}`},

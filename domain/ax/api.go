@@ -276,12 +276,13 @@ func PolicyAction(name string) string { return "policy:" + name }
 
 // --- Interaction envelope ---
 
-// InteractionTypes are the 12 envelope types.
+// InteractionTypes are the envelope types: the reference's 12 and ours.
 var InteractionTypes = messages.InteractionTypes
 
 // Surfaces are the accepted sourceSurface values; the first three are
-// sandboxed (scoped) surfaces.
-var Surfaces = []string{"html-node", "mcp-app", "json-render", "native-node", "adapter"}
+// sandboxed (scoped) surfaces. The last, ours, is the workbench (see
+// workbench.go).
+var Surfaces = []string{"html-node", "mcp-app", "json-render", "native-node", "adapter", WorkbenchSurface}
 
 // Interaction is a validated interaction envelope.
 type Interaction struct {

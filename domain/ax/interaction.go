@@ -25,14 +25,17 @@ var envelopeSurfaces = messages.InteractionSurfaces
 
 // Interaction rejection codes (ax.md §8.2).
 const (
-	RejectInvalidEnvelope     = "invalid-envelope"
-	RejectUnknownNode         = "unknown-node"
-	RejectAXDisabled          = "ax-disabled"
-	RejectNotAllowed          = "not-allowed"
-	RejectRequiresApproval    = "requires-approval"
-	RejectInvalidPayload      = "invalid-payload"
-	RejectWorkItemNotFound    = "work-item-not-found"
-	RejectApprovalNotFound    = "approval-not-found"
+	RejectInvalidEnvelope  = "invalid-envelope"
+	RejectUnknownNode      = "unknown-node"
+	RejectAXDisabled       = "ax-disabled"
+	RejectNotAllowed       = "not-allowed"
+	RejectRequiresApproval = "requires-approval"
+	RejectInvalidPayload   = "invalid-payload"
+	RejectWorkItemNotFound = "work-item-not-found"
+	RejectApprovalNotFound = "approval-not-found"
+	// Ours: the targets of the workbench's answers.
+	RejectElicitationNotFound = "elicitation-not-found"
+	RejectModeRequestNotFound = "mode-request-not-found"
 	RejectInvalidReviewAnchor = "invalid-review-anchor"
 	RejectUnknownCommand      = "unknown-command"
 	RejectNotExecutable       = "not-executable"
@@ -164,21 +167,25 @@ func parseInteraction(in *messages.AxInteractionInput) (*Interaction, *Rejection
 	if !ok || !slices.Contains(InteractionTypes, typ) {
 		is.add("type", invalidOption(InteractionTypes))
 	}
-	src, ok := in.SourceNodeID.(string)
-	switch {
-	case !ok:
-		is.add("sourceNodeId", expected("string", in.SourceNodeID, in.SourceNodeID != nil))
-	case src == "":
-		is.add("sourceNodeId", "sourceNodeId is required")
-	}
-	surface := ""
+	surface, badSurface := "", false
 	if in.SourceSurface != nil {
 		s, ok := in.SourceSurface.(string)
-		if !ok || !slices.Contains(Surfaces, s) {
-			is.add("sourceSurface", invalidOption(envelopeSurfaces))
-		} else {
+		badSurface = !ok || !slices.Contains(Surfaces, s)
+		if !badSurface {
 			surface = s
 		}
+	}
+	// The workbench speaks for no node: its sourceNodeId is optional.
+	src, ok := in.SourceNodeID.(string)
+	switch {
+	case surface == WorkbenchSurface && in.SourceNodeID == nil:
+	case !ok:
+		is.add("sourceNodeId", expected("string", in.SourceNodeID, in.SourceNodeID != nil))
+	case src == "" && surface != WorkbenchSurface:
+		is.add("sourceNodeId", "sourceNodeId is required")
+	}
+	if badSurface {
+		is.add("sourceSurface", invalidOption(envelopeSurfaces))
 	}
 	if in.Actor != nil {
 		actor, ok := in.Actor.(map[string]any)
@@ -221,13 +228,17 @@ func parseInteraction(in *messages.AxInteractionInput) (*Interaction, *Rejection
 	if len(is) > 0 {
 		return nil, rejectEnvelope(in, is)
 	}
+	source := in.Source
+	if surface == WorkbenchSurface {
+		source = WorkbenchSource // the person deciding is at the browser
+	}
 	return &Interaction{
 		Type:          typ,
 		SourceNodeID:  src,
 		SourceSurface: surface,
 		Payload:       payload,
 		Scoped:        slices.Contains(Surfaces[:3], surface),
-		Source:        in.Source,
+		Source:        source,
 	}, nil
 }
 
@@ -238,6 +249,9 @@ func (it *Interaction) reject(status int, code, msg string) *Rejection {
 func checkInteraction(it *Interaction, nodes *canvas.State) *Rejection {
 	if it == nil {
 		return rejectEnvelope(nil, issues{"envelope: missing"})
+	}
+	if it.SourceSurface == WorkbenchSurface {
+		return checkWorkbench(it)
 	}
 	var node *canvas.Node
 	if nodes != nil {
@@ -367,6 +381,9 @@ func (it *Interaction) nodeTargets(p map[string]any) []any {
 	if list, ok := p["nodeIds"].([]any); ok {
 		return slices.Clone(list)
 	}
+	if it.SourceNodeID == "" { // the workbench, speaking for no node
+		return []any{}
+	}
 	return []any{it.SourceNodeID}
 }
 
@@ -393,7 +410,7 @@ func interactionAction(it *Interaction, nodes *canvas.State) (Action, *Rejection
 		input = &messages.AxEventInput{Kind: pstr(p, "kind"), Summary: pstr(p, "summary"), Detail: pstr(p, "detail"),
 			NodeIDs: it.nodeTargets(p), Data: cloneMap(data), Source: src}
 	case "ax.steer":
-		input = &messages.AxSteerInput{Message: pstr(p, "message"), Source: src}
+		input = &messages.AxSteerInput{Message: pstr(p, "message"), To: pstr(p, "to"), Source: src}
 	case "ax.work.create":
 		input = &messages.AxWorkCreateInput{Title: pstr(p, "title"), Status: pstr(p, "status"), Detail: pstr(p, "detail"),
 			NodeIDs: it.nodeTargets(p), Source: src}
@@ -449,6 +466,10 @@ func interactionAction(it *Interaction, nodes *canvas.State) (Action, *Rejection
 			in.Fields = slices.Clone(fields)
 		}
 		input = in
+	case "ax.elicitation.respond":
+		input = &messages.AxElicitationRespondInput{ID: *pstr(p, "id"), Response: cloneMap(p["response"].(map[string]any)), Source: src}
+	case "ax.mode.resolve":
+		input = &messages.AxResolveInput{ID: *pstr(p, "id"), Decision: pstr(p, "decision"), Resolution: pstr(p, "resolution"), Source: src}
 	case "ax.mode.request":
 		input = &messages.AxModeRequestInput{Mode: pstr(p, "mode"), Reason: pstr(p, "reason"), NodeIDs: it.nodeTargets(p), Source: src}
 	case "ax.command.invoke":

@@ -138,7 +138,7 @@ func TestParseInteraction(t *testing.T) {
 	if it.Payload == nil || len(it.Payload) != 0 || it.SourceSurface != "" || it.Scoped {
 		t.Fatalf("absent payload/surface: %+v", it)
 	}
-	for surface, scoped := range map[string]bool{"html-node": true, "mcp-app": true, "json-render": true, "native-node": false, "adapter": false} {
+	for surface, scoped := range map[string]bool{"html-node": true, "mcp-app": true, "json-render": true, "native-node": false, "adapter": false, "workbench": false} {
 		it := parse(t, `{"type":"ax.steer","sourceNodeId":"M","sourceSurface":"`+surface+`"}`)
 		if it.Scoped != scoped || it.SourceSurface != surface {
 			t.Errorf("surface %s: scoped %v", surface, it.Scoped)
@@ -146,7 +146,8 @@ func TestParseInteraction(t *testing.T) {
 	}
 
 	typeErr := `type: Invalid option: expected one of "ax.event.record"|"ax.steer"|"ax.work.create"|"ax.work.update"|"ax.evidence.add"|` +
-		`"ax.approval.request"|"ax.approval.resolve"|"ax.review.add"|"ax.focus.set"|"ax.command.invoke"|"ax.elicitation.request"|"ax.mode.request"`
+		`"ax.approval.request"|"ax.approval.resolve"|"ax.review.add"|"ax.focus.set"|"ax.command.invoke"|"ax.elicitation.request"|"ax.mode.request"|` +
+		`"ax.elicitation.respond"|"ax.mode.resolve"` // the reference's 12, then ours
 	for _, tc := range []struct {
 		name, in, err, typ, src string
 	}{
@@ -158,7 +159,7 @@ func TestParseInteraction(t *testing.T) {
 		{"empty sourceNodeId", `{"type":"ax.steer","sourceNodeId":""}`, `sourceNodeId: sourceNodeId is required`, "ax.steer", ""},
 		{"numeric sourceNodeId", `{"type":"ax.steer","sourceNodeId":12}`, `sourceNodeId: Invalid input: expected string, received number`, "ax.steer", ""},
 		{"bad surface", `{"type":"ax.steer","sourceNodeId":"S","sourceSurface":"iframe"}`,
-			`sourceSurface: Invalid option: expected one of "native-node"|"json-render"|"html-node"|"mcp-app"|"adapter"`, "ax.steer", "S"},
+			`sourceSurface: Invalid option: expected one of "native-node"|"json-render"|"html-node"|"mcp-app"|"adapter"|"workbench"`, "ax.steer", "S"},
 		{"actor not an object", `{"type":"ax.steer","sourceNodeId":"S","actor":"me"}`, `actor: Invalid input: expected object, received string`, "ax.steer", "S"},
 		{"actor kind and id", `{"type":"ax.steer","sourceNodeId":"S","actor":{"kind":"robot","id":5}}`,
 			`actor.kind: Invalid option: expected one of "human"|"agent"|"system"; actor.id: Invalid input: expected string, received number`, "ax.steer", "S"},
@@ -248,7 +249,7 @@ func TestInteractionAction(t *testing.T) {
 		{"event.record scoped", `{"type":"ax.event.record","sourceNodeId":"A","sourceSurface":"mcp-app","payload":{"kind":"prompt","summary":"x","nodeIds":["F"]}}`,
 			"ax.event.record", `{"kind":"prompt","summary":"x","detail":null,"nodeIds":["A"],"data":null,"source":""}`},
 		{"steer", `{"type":"ax.steer","sourceNodeId":"M","payload":{"message":"hurry","nodeIds":["F"]}}`,
-			"ax.steer", `{"message":"hurry","source":""}`},
+			"ax.steer", `{"message":"hurry","to":null,"source":""}`},
 		{"work.create trusted", `{"type":"ax.work.create","sourceNodeId":"S","sourceSurface":"native-node","payload":{"title":"Fix build","nodeIds":["F"],"status":"blocked","detail":"d"}}`,
 			"ax.work.create", `{"title":"Fix build","status":"blocked","detail":"d","nodeIds":["F"],"source":""}`},
 		{"work.create trusted empty list kept", `{"type":"ax.work.create","sourceNodeId":"S","payload":{"title":"t","nodeIds":[]}}`,
@@ -315,6 +316,7 @@ func TestInteractionActionInputsType(t *testing.T) {
 		"ax.work.update": `{"id":"w"}`, "ax.evidence.add": `{"kind":"logs","title":"t"}`, "ax.approval.request": `{"title":"t"}`,
 		"ax.approval.resolve": `{"id":"a","decision":"rejected"}`, "ax.review.add": `{"body":"b"}`, "ax.focus.set": `{}`,
 		"ax.command.invoke": `{"name":"pmx.plan"}`, "ax.elicitation.request": `{"prompt":"p"}`, "ax.mode.request": `{"mode":"execute"}`,
+		"ax.elicitation.respond": `{"id":"e","response":{}}`, "ax.mode.resolve": `{"id":"m","decision":"approved"}`,
 	} {
 		a, rej := InteractionAction(parse(t, `{"type":"`+typ+`","sourceNodeId":"F","payload":`+payload+`}`), nodes)
 		if rej != nil {
@@ -346,6 +348,10 @@ func TestInteractionActionInputsType(t *testing.T) {
 			_, ok = a.Input.(*messages.AxElicitationRequestInput)
 		case "ax.mode.request":
 			_, ok = a.Input.(*messages.AxModeRequestInput)
+		case "ax.elicitation.respond":
+			_, ok = a.Input.(*messages.AxElicitationRespondInput)
+		case "ax.mode.resolve":
+			_, ok = a.Input.(*messages.AxResolveInput)
 		}
 		if !ok || a.Op != typ {
 			t.Errorf("%s: op %s input %T", typ, a.Op, a.Input)

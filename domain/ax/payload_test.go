@@ -14,7 +14,7 @@ import (
 var referencePayloads = map[string][]field{
 	"ax.event.record": {req("kind", fEnum, InteractionEventKinds...), req("summary", fText), nullish("detail", fString),
 		nodeIDs, nullish("data", fRecord)},
-	"ax.steer":       {req("message", fText)},
+	"ax.steer":       {req("message", fText), opt("to", fString)}, // to: ours, one consumer
 	"ax.work.create": {req("title", fText), opt("status", fEnum, WorkStatuses...), nullish("detail", fString), nodeIDs},
 	"ax.work.update": {req("id", fText), opt("title", fString), opt("status", fEnum, WorkStatuses...),
 		nullish("detail", fString), nodeIDs},
@@ -28,6 +28,10 @@ var referencePayloads = map[string][]field{
 	"ax.elicitation.request": {req("prompt", fText), opt("fields", fStringArray), nodeIDs},
 	"ax.mode.request":        {req("mode", fEnum, Modes...), nullish("reason", fString), nodeIDs},
 	"ax.command.invoke":      {req("name", fText), opt("args", fRecord)},
+	// Ours, not the reference's: the workbench's answers to an elicitation
+	// and a mode request, with the payloads of the operations they run.
+	"ax.elicitation.respond": {req("id", fText), req("response", fRecord)},
+	"ax.mode.resolve":        {req("id", fText), req("decision", fEnum, Decisions...), opt("resolution", fString)},
 }
 
 var nodeIDs = opt("nodeIds", fStringArray)

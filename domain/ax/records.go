@@ -198,6 +198,9 @@ type Steering struct {
 	Source    *string `json:"source"`
 	// DeliveredTo is the consumer that marked it (when it said who it was).
 	DeliveredTo *string `json:"deliveredTo,omitempty"`
+	// To is the one consumer the message is for (ours); absent, every
+	// consumer may claim it. The human steers one agent of several.
+	To *string `json:"to,omitempty"`
 }
 
 // Board is the AxState actor's canvas-bound state. Slices are never

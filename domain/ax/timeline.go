@@ -3,6 +3,7 @@ package ax
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
@@ -69,7 +70,17 @@ func newSteering(in *messages.AxSteerInput, source string, env *canvas.Env) (*St
 		Message:   *in.Message,
 		CreatedAt: env.Timestamp(),
 		Source:    sourcePtr(source),
+		To:        trimmedOrNil(in.To),
 	}, nil
+}
+
+// trimmedOrNil is s without surrounding space, nil when nothing is left.
+func trimmedOrNil(s *string) *string {
+	if s == nil || strings.TrimSpace(*s) == "" {
+		return nil
+	}
+	t := strings.TrimSpace(*s)
+	return &t
 }
 
 // commandList is the fixed allowlist (ax.md §10), in listing order.

@@ -11,6 +11,23 @@ import (
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
+// clientLabel bounds a subscriber's ?client= label: at most 64 bytes of
+// printable text, since every presence reader gets it back.
+func clientLabel(s string) string {
+	out := make([]rune, 0, len(s))
+	n := 0
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			continue
+		}
+		if n += len(string(r)); n > 64 {
+			break
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}
+
 // events serves GET /api/workbench/events: the canvas's event stream as
 // Server-Sent Events. Frames are "id: <event number>\nevent: <name>\ndata:
 // <json>\n\n". A client that reconnects with Last-Event-ID (header, or
@@ -23,7 +40,7 @@ import (
 // it the stream is the reference's, with no canvas-changes frames.
 func (s *Server) events(c *fiber.Ctx) error {
 	req := messages.SubscribeRequest{Canvas: c.Query(messages.MetaCanvas, c.Get(HeaderCanvas)), Session: c.Query("session"),
-		Changes: c.Query("changes") == "1"}
+		Changes: c.Query("changes") == "1", Client: clientLabel(c.Query("client"))}
 	last := c.Get("Last-Event-ID")
 	if last == "" {
 		last = c.Query("lastEventId")

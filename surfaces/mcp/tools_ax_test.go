@@ -316,7 +316,7 @@ func TestAxToolSchemas(t *testing.T) {
 		"canvas_ax_state":               "action! includeContext nodeIds source tools prompt host canvas hooks sessionMessaging permissions files uiPrompts raw",
 		"canvas_ax_work":                "action! title status detail nodeIds source id body kind severity anchorType nodeId file region author",
 		"canvas_ax_gate":                "action! kind! title detail approvalAction nodeIds source id decision resolution timeoutMs prompt fields response mode reason",
-		"canvas_ax_timeline":            "action! limit kind summary detail nodeIds data source title body ref message",
+		"canvas_ax_timeline":            "action! limit kind summary detail nodeIds data source title body ref message to",
 		"canvas_ax_delivery":            "action! consumer limit waitMs leaseMs id",
 		"canvas_claim_ax_delivery":      "consumer limit waitMs leaseMs",
 		"canvas_mark_ax_delivery":       "id! consumer",

@@ -15,6 +15,7 @@ import { mountBody, unmountBody } from "./renderers.js";
 import { isExtApp } from "./node-app.js";
 import { traceStatus } from "./node-trace.js";
 import { DockedStatus } from "./node-status.js";
+import { mountAX } from "./axpanel.js";
 import { html, render as draw } from "./ui.js";
 import { openSync } from "./sync.js";
 import { createCuller, CULL_MIN } from "./cull.js";
@@ -109,6 +110,7 @@ app.innerHTML = `
   </div>`;
 
 const $ = (sel) => app.querySelector(sel);
+mountAX($(".action-bar")); // the AX panel: its button, panel, toasts, tab-title count
 const viewportEl = $(".canvas-viewport");
 const world = $(".world");
 const layer = $(".nodes");
