@@ -9,7 +9,7 @@ PORT      ?= 4313
 WORKSPACE ?= .
 ARGS      ?=
 
-.PHONY: run install build test e2e lint bench fuzz clean
+.PHONY: run install build test e2e lint bench fuzz clean screenshots
 
 ## run: build bin/pmx-canvas, then serve on 127.0.0.1:$(PORT), workspace $(WORKSPACE)
 run:
@@ -61,6 +61,10 @@ lint:
 	@if command -v node >/dev/null 2>&1; then for f in web/workbench/*.js; do node --input-type=module --check < $$f || { echo "in $$f"; exit 1; }; done; fi
 
 ## bench: load figures for docs/benchmarks.md (see that file for the reading)
+## screenshots: retake docs/screenshots/ from the demo board (needs chromium)
+screenshots:
+	PMX_REQUIRE_CHROMIUM=1 PMX_SCREENSHOTS=1 $(GO) test -run TestDemoBoardScreens -count=1 ./cmd/pmx-canvas/
+
 bench: build
 	@mkdir -p $(BIN)
 	@echo "== node add, durable (group commit), canvas grows across levels" | tee $(BENCHOUT)
