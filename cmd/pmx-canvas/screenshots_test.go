@@ -66,7 +66,9 @@ func TestDemoBoardScreens(t *testing.T) {
 }
 
 // settle waits two animation frames so what was drawn is on screen.
-func settle(t *testing.T, page interface{ Eval(string, ...any) (*proto.RuntimeRemoteObject, error) }) {
+func settle(t *testing.T, page interface {
+	Eval(string, ...any) (*proto.RuntimeRemoteObject, error)
+}) {
 	t.Helper()
 	if _, err := page.Eval(`() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`); err != nil {
 		t.Fatal(err)
