@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
@@ -146,7 +148,9 @@ func TestWorkbenchExpandedOverlay(t *testing.T) {
 		t.Fatalf("editor controls without a name: %s", got)
 	}
 	chord(t, page, input.KeyS)
-	until(t, "Saved", func() bool { return js(t, page, `return document.querySelector(".md-editor-save").textContent`) == "Saved" })
+	until(t, "Saved", func() bool {
+		return js(t, page, `return document.querySelector(".md-editor-save").textContent`) == "Saved"
+	})
 	content := func(id string) string {
 		n := node(id)
 		if c, ok := n["content"].(string); ok {
@@ -203,7 +207,9 @@ func TestWorkbenchExpandedOverlaySavesAFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	click(t, page, ".md-editor-save", 1)
-	until(t, "Saved", func() bool { return js(t, page, `return document.querySelector(".md-editor-save").textContent`) == "Saved" })
+	until(t, "Saved", func() bool {
+		return js(t, page, `return document.querySelector(".md-editor-save").textContent`) == "Saved"
+	})
 	got, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -219,6 +225,48 @@ func TestWorkbenchExpandedOverlaySavesAFile(t *testing.T) {
 	until(t, "the card shows the file", func() bool {
 		return strings.Contains(js(t, page, `return document.querySelector('`+sel+` .file-text')?.textContent ?? ""`), "second draft")
 	})
+	if got := problems(); len(got) > 0 {
+		t.Fatalf("page problems: %v", got)
+	}
+}
+
+// Frames fill the overlay: an html surface and a graph's viewer (asked for
+// its expanded display); the node on the board keeps its size.
+func TestWorkbenchExpandedOverlayFramesFill(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	htmlID := p.addNode(`{"type":"html","title":"Surface","html":"<h1>Hello surface</h1>","x":40,"y":40,"width":360,"height":240}`)
+	graph := p.must(200, "POST", "/api/canvas/graph", `{"graphType":"bar","title":"Build minutes","x":440,"y":40,"width":420,"height":300,"data":[{"day":"Mon","minutes":12},{"day":"Tue","minutes":9}],"xKey":"day","yKey":"minutes"}`).str("id")
+
+	page := browsertest.Open(t, p.url+"/workbench", 1280, 800)
+	problems := browsertest.Problems(t, page)
+	until(t, "the board", func() bool {
+		return js(t, page, `return String(document.querySelectorAll(".canvas-node iframe").length)`) == "2"
+	})
+	for _, c := range []struct{ id, title, display string }{{htmlID, "Surface", ""}, {graph, "Build minutes", "expanded"}} {
+		sel := fmt.Sprintf(`.canvas-node[data-node-id=%q]`, c.id)
+		click(t, page, sel+" .expand-btn", 1)
+		until(t, "the overlay of "+c.title, func() bool { return strings.HasPrefix(overlayState(t, page), c.id+"|"+c.title+"|") })
+		// The frame is the body's content box (16 px padding each side).
+		var got string
+		if !within(5*time.Second, func() bool {
+			got = js(t, page, `const b = document.querySelector(".expanded-overlay-body"), f = b.querySelector("iframe");
+				if (!f) return ""; const r = f.getBoundingClientRect(), s = b.getBoundingClientRect();
+				return [Math.round(s.width - r.width), Math.round(s.height - r.height), new URL(f.src).searchParams.get("display") ?? ""].join("|")`)
+			return got == "32|32|"+c.display
+		}) {
+			t.Fatalf("%s frame in the overlay: %q (width and height short of the body, display)", c.title, got)
+		}
+		// A 800 px window less the backdrop's padding, the header and the
+		// body's padding.
+		if h, _ := strconv.Atoi(js(t, page, `return String(Math.round(document.querySelector(".expanded-overlay-body iframe").getBoundingClientRect().height))`)); h < 600 {
+			t.Fatalf("%s frame is %d px high", c.title, h)
+		}
+		if err := page.Keyboard.Type(input.Escape); err != nil {
+			t.Fatal(err)
+		}
+		until(t, "the overlay closed", func() bool { return overlayState(t, page) == "" })
+	}
 	if got := problems(); len(got) > 0 {
 		t.Fatalf("page problems: %v", got)
 	}
