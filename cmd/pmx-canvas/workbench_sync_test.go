@@ -79,7 +79,7 @@ func TestWorkbenchSyncsAnotherClientsChanges(t *testing.T) {
 	// not touched and its frame not reloaded.
 	p.must(200, "PATCH", "/api/canvas/node/"+b, `{"title":"Note B renamed","content":"second text"}`)
 	until(t, "B's new title and text", func() bool {
-		return js(t, page, fmt.Sprintf(`const c = document.querySelector(%q); return c ? c.querySelector(".node-title").textContent + "|" + c.querySelector(".node-body").textContent.trim() : ""`, cardSel(b))) ==
+		return js(t, page, fmt.Sprintf(`const c = document.querySelector(%q); return c ? c.querySelector(".node-title").textContent + "|" + c.querySelector(".node-body :is(.md-rendered, .md-pending)")?.textContent.trim() : ""`, cardSel(b))) ==
 			"Note B renamed|second text"
 	})
 	time.Sleep(300 * time.Millisecond) // the rendered markdown arrives

@@ -353,7 +353,7 @@ func TestWorkbenchPaletteMenusAndKeys(t *testing.T) {
 	// The node menu: its items, and "Pin (exclude from auto-arrange)".
 	x, y, _ := box(t, page, fmt.Sprintf(`[data-node-id=%q] .node-body`, alpha))
 	rightClick(t, page, x, y)
-	if got := menuItems(t, page); got != "Focus|Collapse|Pin (exclude from auto-arrange)|Add to context|0 edges connected|-|Close" {
+	if got := menuItems(t, page); got != "Focus|Expand ⤢|Collapse|Pin (exclude from auto-arrange)|Add to context|0 edges connected|-|Close" {
 		t.Fatalf("node menu %q", got)
 	}
 	clickMenuItem(t, page, "Pin (exclude from auto-arrange)")

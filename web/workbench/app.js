@@ -18,6 +18,7 @@ import { DockedStatus } from "./node-status.js";
 import { mountAX } from "./axpanel.js";
 import { html, render as draw } from "./ui.js";
 import { openSync } from "./sync.js";
+import { setupOverlay, openOverlay, overlayUpdate, overlayRefresh } from "./overlay.js";
 import { createCuller, CULL_MIN } from "./cull.js";
 import { createFarLayer } from "./farlayer.js";
 
@@ -275,6 +276,7 @@ function patch(changed, removed, edgeIds) {
   let dockedDirty = false;
   const edgesToDraw = new Set(edgeIds);
   for (const id of removed) {
+    overlayUpdate(null, id);
     if (dockedIds.delete(id)) dockedDirty = true;
     const e = elements.get(id);
     if (e) removeElement(id, e);
@@ -288,6 +290,7 @@ function patch(changed, removed, edgeIds) {
   for (const id of changed) {
     const n = S.nodes.get(id);
     if (!n) continue;
+    overlayUpdate(n);
     if (docked(n) || dockedIds.has(id)) dockedDirty = true;
     if (docked(n)) {
       dockedIds.add(id);
@@ -395,6 +398,7 @@ function setPins(ids) {
     const n = S.nodes.get(id), e = elements.get(id);
     if (n && e) updateNode(e, n);
   }
+  overlayRefresh();
   renderHUD();
 }
 
@@ -525,6 +529,7 @@ function renderControls(box, n) {
   const inContext = S.pins.has(n.id);
   button("spark", inContext ? "Remove from context" : "Add to context", "ctx-pin-btn" + (inContext ? " active" : ""),
     () => toggleContextPin(n.id));
+  if (n.type !== "trace" && n.type !== "group") button("fullscreen", "Expand", "expand-btn", () => openOverlay(n.id));
   button(n.collapsed ? "expand" : "collapse", n.collapsed ? "Expand" : "Collapse", "collapse-btn",
     () => setCollapsed(n.id, !n.collapsed));
   if (n.type !== "status") button("×", "Close", "close-btn", () => closeNode(n.id));
@@ -901,6 +906,7 @@ function nodeMenu(id, x, y) {
   const edges = (incident.get(id) || new Set()).size;
   const items = [
     { label: "Focus", run: () => { activate(id); focusNode(id); } },
+    ...(n.type !== "trace" && n.type !== "group" ? [{ label: "Expand ⤢", run: () => openOverlay(id) }] : []),
     { label: n.collapsed ? "Expand" : "Collapse", run: () => setCollapsed(id, !n.collapsed) },
     { label: n.pinned ? "Unpin" : "Pin (exclude from auto-arrange)",
       run: () => api("PATCH", "/api/canvas/node/" + encodeURIComponent(id), { pinned: !n.pinned }) },
@@ -1270,4 +1276,6 @@ setupAnnotations($(".annotation-tools"), {
 });
 
 applyTheme(document.documentElement.dataset.theme || "dark");
+setupOverlay({ get: (id) => S.nodes.get(id), typeOf, title: titleOf, badge: (n) => TYPE_LABELS[n.type] || n.type,
+  inContext: (id) => S.pins.has(id), toggleContext: toggleContextPin, raise });
 openSync(streamHandlers, () => S.sessionId);

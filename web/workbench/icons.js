@@ -24,6 +24,7 @@ const P = {
   pinned: '<circle cx="12" cy="12" r="8"/><circle cx="12" cy="12" r="2.5" fill="currentColor"/>',
   expand: '<path d="m9 6 6 6-6 6"/>',
   collapse: '<path d="m6 9 6 6 6-6"/>',
+  fullscreen: '<path d="M14 4h6v6M20 4l-7 7M10 20H4v-6M4 20l7-7"/>',
   // Node types (the title bar's type icon) and renderer glyphs.
   "type-markdown": '<path d="M14 3H6a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V9Z"/><path d="M14 3v6h6M8 13h8M8 17h5"/>',
   "type-status": '<path d="M3 12h4l3-8 4 16 3-8h4"/>',

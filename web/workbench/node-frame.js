@@ -37,7 +37,9 @@ function version(node) {
   return djb2(JSON.stringify([d.specVersion, d.spec, d.graphConfig, d.content]));
 }
 
-export function SurfaceFrame({ node }) {
+// expanded (the focus overlay): the frame fills the panel, the viewer is
+// asked for its expanded display, and the node does not grow to it.
+export function SurfaceFrame({ node, expanded }) {
   const d = node.data || {};
   const frame = useRef(null);
   const tokens = useMemo(() => ({ theme: nonce(), frame: nonce() }), []);
@@ -54,11 +56,12 @@ export function SurfaceFrame({ node }) {
   useEffect(post, [current]);
   // It grows to its content: an html surface names its frame nonce, the
   // viewer its node.
-  useContentHeight(frame, node, (m) => (surface ? m.frameToken === tokens.frame : m.nodeId === node.id));
+  useContentHeight(frame, node, (m) => !expanded && (surface ? m.frameToken === tokens.frame : m.nodeId === node.id));
   if (surface && !String(d.html ?? d.content ?? "").trim()) return html`<div class="node-empty">No HTML content set</div>`;
   const q = new URLSearchParams({ theme: loadTheme, v });
   if (surface) { q.set("themeToken", tokens.theme); q.set("frameToken", tokens.frame); }
   const viewer = !surface && typeof d.url === "string" && d.url.startsWith("/api/") ? d.url : null;
+  if (viewer && expanded) q.set("display", "expanded");
   const src = apiURL(viewer ? `${viewer}${viewer.includes("?") ? "&" : "?"}${q}` : `/api/canvas/surface/${encodeURIComponent(node.id)}?${q}`);
   return html`<iframe ref=${frame} class=${surface ? "surface-frame html-node-frame" : "surface-frame mcp-app-frame"}
     src=${src} title=${String(d.title || node.type)} sandbox=${surface ? HTML_SANDBOX : VIEWER_SANDBOX}

@@ -25,10 +25,11 @@ export const RENDERERS = {
   html: SurfaceFrame, "json-render": SurfaceFrame, graph: SurfaceFrame, mermaid: SurfaceFrame,
 };
 
-export function NodeBody({ node, typeOf }) {
+// expanded: drawn in the focus overlay (overlay.js), not on a card.
+export function NodeBody({ node, typeOf, expanded = false }) {
   const Body = RENDERERS[node.type];
   if (!Body) return html`<div class="node-empty">Unknown node type</div>`;
-  return html`<${Body} node=${node} typeOf=${typeOf} />`;
+  return html`<${Body} node=${node} typeOf=${typeOf} expanded=${expanded} />`;
 }
 
 // mountBody draws node's body into el; typeOf(id) is another node's type
