@@ -127,11 +127,6 @@ var paritySteps = []struct{ tool, args string }{
 	{"canvas_query", `{"action":"validate"}`},
 	{"canvas_app", `{"action":"open-mcp-app","toolName":"t"}`},
 	{"canvas_app", `{"action":"build-artifact","title":"A","appTsx":"x"}`},
-	{"canvas_webview", `{"action":"start"}`},
-	{"canvas_webview", `{"action":"resize","width":10,"height":10}`},
-	{"canvas_webview", `{"action":"evaluate","expression":"1"}`},
-	{"canvas_webview", `{"action":"stop"}`},
-	{"canvas_webview", `{"action":"evaluate","expression":"1"}`},
 	{"canvas_ax_state", `{"action":"set-focus","nodeIds":["$node2"]}`},
 	{"canvas_ax_state", `{"action":"set-policy","prompt":{"mode":"concise"}}`},
 	{"canvas_ax_state", `{"action":"report-capability","host":"copilot","canvas":true,"files":true}`},
@@ -153,6 +148,14 @@ var paritySteps = []struct{ tool, args string }{
 	{"canvas_remove_node", `{"id":"status-main"}`},
 	{"canvas_clear", `{}`},
 	{"canvas_get_layout", `{"full":true}`},
+	// Last: the workbench the webview opens grows its html frames to
+	// their content (a layout write at a moment of its own), so no step
+	// after it may report a revision.
+	{"canvas_webview", `{"action":"start"}`},
+	{"canvas_webview", `{"action":"resize","width":10,"height":10}`},
+	{"canvas_webview", `{"action":"evaluate","expression":"1"}`},
+	{"canvas_webview", `{"action":"stop"}`},
+	{"canvas_webview", `{"action":"evaluate","expression":"1"}`},
 }
 
 var (
