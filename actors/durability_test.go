@@ -250,9 +250,6 @@ func followEvents(t *testing.T, h *harness) *eventLog {
 				}
 			}
 			take := func(e *messages.StreamEvent) {
-				if e.Name == messages.ChangesEvent {
-					return // its layout twin has the number
-				}
 				l.mu.Lock()
 				l.seqs = append(l.seqs, e.Seq)
 				l.mu.Unlock()

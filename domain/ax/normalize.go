@@ -1,13 +1,13 @@
 package ax
 
 import (
-	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonnum"
 )
 
 // Shared normalisation helpers (ax.md §1). They never modify their
@@ -184,22 +184,12 @@ func insertAt(ids []string, i int, id string) []string {
 // (trimmed; "" is 0), booleans and null. ok is false for anything that
 // would be NaN.
 func number(v any) (float64, bool) {
+	if f, ok := jsonnum.Float(v); ok {
+		return f, !math.IsNaN(f)
+	}
 	switch n := v.(type) {
 	case nil:
 		return 0, true
-	case float64:
-		return n, !math.IsNaN(n)
-	case float32:
-		return float64(n), !math.IsNaN(float64(n))
-	case int:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case uint64:
-		return float64(n), true
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
 	case bool:
 		if n {
 			return 1, true

@@ -55,15 +55,18 @@ func (f ChangesFrame) JSONBytes() ([]byte, error) {
 	w := changesWire{Revision: s.Revision, BaseRevision: f.BaseRevision, Agent: f.Agent, SessionID: f.SessionID,
 		Timestamp: f.Timestamp, Nodes: []json.RawMessage{}, RemovedNodes: []string{}, Edges: []WireEdge{},
 		RemovedEdges: []string{}, Annotations: []WireAnnotation{}, RemovedAnnotations: []string{}}
+	// A transaction lists each record once; a pin flip may name a node
+	// the commit also changed.
 	changed := make([]string, 0, len(ch.Nodes))
+	listed := make(map[string]bool, len(ch.Nodes))
 	for _, c := range ch.Nodes {
-		changed = append(changed, c.ID)
+		changed, listed[c.ID] = append(changed, c.ID), true
 	}
 	if ch.PinsChanged {
 		w.Pins = append([]string{}, s.Pins...)
 		for _, id := range pinFlips(ch.PinsBefore, ch.PinsAfter) {
-			if !slices.Contains(changed, id) {
-				changed = append(changed, id)
+			if !listed[id] {
+				changed, listed[id] = append(changed, id), true
 			}
 		}
 	}
@@ -71,9 +74,7 @@ func (f ChangesFrame) JSONBytes() ([]byte, error) {
 	for _, id := range changed {
 		n, ok := s.Nodes.Get(id)
 		if !ok {
-			if !slices.Contains(w.RemovedNodes, id) {
-				w.RemovedNodes = append(w.RemovedNodes, id)
-			}
+			w.RemovedNodes = append(w.RemovedNodes, id)
 			continue
 		}
 		var js []byte
