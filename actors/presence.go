@@ -44,10 +44,17 @@ func (p *presenceCore) left(id uint64) {
 // change names), the revision and the time. The agent moves to the front;
 // the oldest falls off past the cap.
 func (p *presenceCore) wrote(agent string, ch *canvas.Change, revision uint64, at string) {
+	// One new list per commit (published as is: never changed in place),
+	// the writer first.
 	a := messages.PresenceAgent{Agent: agent}
-	if i := slices.IndexFunc(p.agents, func(x messages.PresenceAgent) bool { return x.Agent == agent }); i >= 0 {
-		a = p.agents[i]
-		p.agents = slices.Delete(slices.Clone(p.agents), i, i+1)
+	next := make([]messages.PresenceAgent, 1, min(len(p.agents)+1, messages.PresenceAgentsMax))
+	for _, x := range p.agents {
+		switch {
+		case x.Agent == agent:
+			a = x
+		case len(next) < cap(next):
+			next = append(next, x)
+		}
 	}
 	a.LastNodeID, a.LastRemoved = "", false
 	if len(ch.Nodes) > 0 {
@@ -56,10 +63,8 @@ func (p *presenceCore) wrote(agent string, ch *canvas.Change, revision uint64, a
 	}
 	a.LastAt, a.Revision = at, revision
 	a.Changes++
-	p.agents = append([]messages.PresenceAgent{a}, p.agents...)
-	if len(p.agents) > messages.PresenceAgentsMax {
-		p.agents = p.agents[:messages.PresenceAgentsMax]
-	}
+	next[0] = a
+	p.agents = next
 	p.agentsDirty = true
 }
 
@@ -81,7 +86,10 @@ func (p *presenceCore) publish(ref *canvasRef) {
 		p.clientList = list
 	}
 	if p.agentsDirty || p.agentList == nil {
-		p.agentList = append([]messages.PresenceAgent{}, p.agents...)
+		p.agentList = p.agents
+		if p.agentList == nil {
+			p.agentList = []messages.PresenceAgent{}
+		}
 	}
 	p.clientsDirty, p.agentsDirty = false, false
 	ref.presence.Store(&messages.Presence{OK: true, Canvas: ref.id, ClientCount: len(p.clients),
