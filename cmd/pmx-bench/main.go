@@ -73,7 +73,7 @@ func main() {
 	flag.StringVar(&cfg.label, "label", "", "label printed with the results")
 	flag.BoolVar(&cfg.jsonOut, "json", false, "print results as JSON lines")
 	flag.IntVar(&cfg.seed, "seed", 0, "first add this many nodes (in batches of 500)")
-	flag.BoolVar(&cfg.rss, "rss", false, "memory mode: after -seed, report the server's resident memory at once and once idle (3 s)")
+	flag.BoolVar(&cfg.rss, "rss", false, "memory mode: after -seed, report the server's resident memory at once and once idle (5 s)")
 	flag.IntVar(&cfg.readers, "readers", 0, "clients reading concurrently with the writers (reported separately)")
 	flag.StringVar(&cfg.readOp, "read-op", "state.get", "what the readers do: state.get | search.get")
 	flag.DurationVar(&cfg.readWait, "read-interval", 0, "each reader's pause between reads (0: back to back)")
@@ -418,8 +418,10 @@ func startServer(bin string, extra []string) (*server, error) {
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		sent := false
+		log := serverLog()
 		for sc.Scan() {
 			line := sc.Text()
+			fmt.Fprintln(log, line)
 			if !sent {
 				banner.WriteString(line + "\n")
 				if m := bannerURL.FindStringSubmatch(line); m != nil {
@@ -428,7 +430,7 @@ func startServer(bin string, extra []string) (*server, error) {
 				}
 			}
 		}
-		_, _ = io.Copy(io.Discard, stderr)
+		_, _ = io.Copy(log, stderr)
 	}()
 	select {
 	case port := <-found:
@@ -437,6 +439,18 @@ func startServer(bin string, extra []string) (*server, error) {
 		_ = cmd.Process.Kill()
 		return nil, fmt.Errorf("server did not start:\n%s", banner.String())
 	}
+}
+
+// serverLog is where the server's stderr goes after its banner: the file
+// named by PMX_BENCH_SERVER_LOG (to read a run's GC trace or warnings),
+// else nowhere.
+func serverLog() io.Writer {
+	if name := os.Getenv("PMX_BENCH_SERVER_LOG"); name != "" {
+		if f, err := os.Create(name); err == nil {
+			return f
+		}
+	}
+	return io.Discard
 }
 
 func (s *server) stop() {
@@ -487,18 +501,19 @@ func startup(cfg config) error {
 }
 
 // rssReport prints the server's resident memory right after seeding and
-// once it has been idle for 3 s (all of it, and the anonymous part: the
+// once it has been idle for 5 s (the server trims at its first quiet
+// second and drops its binary's pages a second later) (all of it, and the anonymous part: the
 // heap and stacks without the mapped binary).
 func rssReport(cfg config, pid int) error {
 	if pid == 0 {
 		return fmt.Errorf("-rss needs the server started by pmx-bench (no -url)")
 	}
 	after, afterAnon := procKiB(pid, "VmRSS:"), procKiB(pid, "RssAnon:")
-	time.Sleep(3 * time.Second)
+	time.Sleep(5 * time.Second)
 	idle, idleAnon := procKiB(pid, "VmRSS:"), procKiB(pid, "RssAnon:")
 	mib := func(k int) float64 { return float64(k) / 1024 }
-	fmt.Printf("%-10s nodes=%d  RSS after seeding %.1f MiB (anon %.1f)  idle 3s %.1f MiB (anon %.1f)\n",
-		cfg.label, cfg.seed, mib(after), mib(afterAnon), mib(idle), mib(idleAnon))
+	fmt.Printf("%-10s nodes=%d  RSS after seeding %.1f MiB (anon %.1f)  idle 5s %.1f MiB (anon %.1f, file %.1f)\n",
+		cfg.label, cfg.seed, mib(after), mib(afterAnon), mib(idle), mib(idleAnon), mib(idle-idleAnon))
 	return nil
 }
 

@@ -1,5 +1,5 @@
-// Package memtrim gives freed heap back to the operating system once the
-// process goes idle after a burst of work.
+// Package memtrim gives freed heap, and the binary's start-up pages, back
+// to the operating system once the process goes idle after a burst of work.
 //
 // The server runs with a GC target of 200% (fast writes), so under load the
 // heap grows to about three times the live data, and the runtime's
@@ -38,20 +38,24 @@ type tracker struct {
 	last    uint64 // cumulative allocated bytes at the previous sample
 	atTrim  uint64 // cumulative allocated bytes at the last trim
 	sampled bool
+	trimmed bool // a trim has happened: start-up is over
 }
 
-// observe takes the cumulative allocated bytes and reports whether to trim now.
+// observe takes the cumulative allocated bytes and reports whether to trim
+// now: at the first idle interval (start-up, and whatever burst came
+// before the first sample, is over), then at each idle interval after
+// MinGrowth more allocation.
 func (t *tracker) observe(allocs uint64) bool {
 	if !t.sampled {
-		t.sampled, t.last, t.atTrim = true, allocs, allocs
+		t.sampled, t.last = true, allocs
 		return false
 	}
 	delta := allocs - t.last
 	t.last = allocs
-	if delta > t.p.IdleBytes || allocs-t.atTrim < t.p.MinGrowth {
+	if delta > t.p.IdleBytes || (t.trimmed && allocs-t.atTrim < t.p.MinGrowth) {
 		return false
 	}
-	t.atTrim = allocs
+	t.atTrim, t.trimmed = allocs, true
 	return true
 }
 
@@ -64,6 +68,7 @@ func Run(ctx context.Context, p Policy) {
 	sample := []metrics.Sample{{Name: allocsMetric}}
 	tick := time.NewTicker(p.Every)
 	defer tick.Stop()
+	dropNext := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -74,8 +79,16 @@ func Run(ctx context.Context, p Policy) {
 		if sample[0].Value.Kind() != metrics.KindUint64 {
 			return // metric unknown to this runtime: nothing to go on
 		}
+		// The image pages go one tick after the collection: the collection
+		// and what runs right after it touch code and tables all over the
+		// binary, which would bring back what an earlier drop let go.
+		if dropNext {
+			dropNext = false
+			_, _ = DropImagePages() // best effort: a refusal only leaves pages resident
+		}
 		if t.observe(sample[0].Value.Uint64()) {
 			debug.FreeOSMemory()
+			dropNext = true
 		}
 	}
 }

@@ -13,7 +13,7 @@ func TestTrimOnlyWhenIdleAfterGrowth(t *testing.T) {
 		why    string
 	}{
 		{0, false, "first sample only records"},
-		{5000, false, "busy: 5000 in one interval"},
+		{5000, false, "busy: 5000 in one interval (a burst before the first sample counts too)"},
 		{5050, true, "idle after 5050 of growth"},
 		{5060, false, "idle, but nothing new since the trim"},
 		{5500, false, "busy again"},
@@ -48,4 +48,18 @@ func metricsAll() []string {
 		names = append(names, d.Name)
 	}
 	return names
+}
+
+func TestFirstIdleIntervalTrims(t *testing.T) {
+	// Start-up allocated before the first sample; the first quiet interval
+	// ends start-up and trims even without MinGrowth since then.
+	tr := &tracker{p: Policy{IdleBytes: 100, MinGrowth: 1000}}
+	for i, s := range []struct {
+		allocs uint64
+		trim   bool
+	}{{900, false}, {950, true}, {960, false}, {1900, false}, {1920, false}, {2100, false}, {2150, true}} {
+		if got := tr.observe(s.allocs); got != s.trim {
+			t.Fatalf("step %d allocs=%d: trim=%v, want %v", i, s.allocs, got, s.trim)
+		}
+	}
 }
