@@ -18,7 +18,8 @@ import { DockedStatus } from "./node-status.js";
 import { mountAX } from "./axpanel.js";
 import { html, render as draw } from "./ui.js";
 import { openSync } from "./sync.js";
-import { setupOverlay, openOverlay, overlayUpdate, overlayRefresh } from "./overlay.js";
+import { setupOverlay, openOverlay, overlayUpdate, overlayRefresh, overlayOpen } from "./overlay.js";
+import { setupDrop } from "./drop.js";
 import { createCuller, CULL_MIN } from "./cull.js";
 import { createFarLayer } from "./farlayer.js";
 
@@ -1001,6 +1002,14 @@ const toWorld = (clientX, clientY) => {
   const r = viewportEl.getBoundingClientRect();
   return { x: (clientX - r.left - S.view.x) / S.view.scale, y: (clientY - r.top - S.view.y) / S.view.scale };
 };
+
+// Files and URLs dropped or pasted onto the board (drop.js).
+setupDrop(viewportEl, {
+  target: app,
+  toWorld,
+  center: () => { const r = viewportEl.getBoundingClientRect(); return toWorld(r.left + r.width / 2, r.top + r.height / 2); },
+  blocked: () => overlayOpen(),
+});
 
 // Background drag pans; release commits.
 viewportEl.addEventListener("pointerdown", (ev) => {
