@@ -1,7 +1,8 @@
 package main
 
-// Drag-and-drop and paste onto the board (web-client.md §17, §5.9). OS
-// drags are Chromium's own drag events (Input.dispatchDragEvent, with
+// Drag-and-drop and paste onto the board (web-client.md §17, §5.9), and
+// the overlay's "Open as site" and "Present" with presentation mode (§13,
+// §13.2). OS drags are Chromium's own drag events (Input.dispatchDragEvent, with
 // files from disk); pastes are Ctrl+V of what is on the clipboard; the
 // nodes are checked on the server.
 
@@ -384,5 +385,147 @@ func TestWorkbenchPasteImage(t *testing.T) {
 	until(t, "the drawn image", func() bool {
 		return js(t, page, `const i = document.querySelector('`+sel+`'); return i && i.complete ? i.naturalWidth + "x" + i.naturalHeight : ""`) == "3x2"
 	})
+	noProblems(t, problems)
+}
+
+// deckSlide is the deck's current slide number inside a frame.
+func deckSlide(t *testing.T, f *rod.Page) string {
+	t.Helper()
+	res, err := f.Eval(`() => document.querySelector("[data-current]")?.textContent + "|" + document.documentElement.classList.contains("is-presenting")`)
+	if err != nil {
+		return ""
+	}
+	return res.Value.Str()
+}
+
+// A deck's overlay has Present (a plain html node's does not): it covers
+// the window with the deck in presentation mode; the arrow keys move the
+// slides, End and Home jump, Tab reaches the exit button, Esc leaves.
+func TestWorkbenchPresentDeck(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	deck := p.must(200, "POST", "/api/canvas/node", `{"type":"html","primitive":"presentation","title":"Q3 review","x":40,"y":80,"width":480,"height":320,
+		"data":{"slides":[{"title":"One"},{"title":"Two"},{"title":"Three"}]}}`).str("id")
+	plain := p.addNode(`{"type":"html","title":"Plain","html":"<p>plain</p>","x":600,"y":80,"width":300,"height":200}`)
+	page, problems := openBoard(t, p)
+	until(t, "two frames", func() bool {
+		return js(t, page, `return String(document.querySelectorAll(".canvas-node iframe").length)`) == "2"
+	})
+
+	click(t, page, fmt.Sprintf(`.canvas-node[data-node-id=%q] .expand-btn`, plain), 1)
+	until(t, "the plain overlay", func() bool { return strings.HasPrefix(overlayState(t, page), plain+"|") })
+	// Its buttons: no Present, no "Open in system browser" (× last).
+	if got := js(t, page, `return [...document.querySelectorAll(".expanded-overlay-actions button")].map(b => b.textContent.trim() || b.getAttribute("aria-label")).join("|")`); got != "Pin as context|Copy|Open as site|Close (Esc)" {
+		t.Fatalf("plain html overlay actions %q", got)
+	}
+	if err := page.Keyboard.Type(input.Escape); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the overlay closed", func() bool { return overlayState(t, page) == "" })
+
+	click(t, page, fmt.Sprintf(`.canvas-node[data-node-id=%q] .expand-btn`, deck), 1)
+	until(t, "the deck overlay", func() bool { return strings.HasPrefix(overlayState(t, page), deck+"|Q3 review|") })
+	click(t, page, ".expanded-overlay-present", 1)
+	until(t, "the presentation", func() bool {
+		return js(t, page, `const d = document.querySelector(".html-presentation"), s = d?.querySelector(".html-presentation-stage"); if (!d) return "";
+			const r = s.getBoundingClientRect();
+			return [d.getAttribute("role"), d.getAttribute("aria-modal"), d.getAttribute("aria-label"), r.left, r.top, r.width === innerWidth, r.height === innerHeight].join("|")`) ==
+			"dialog|true|Present Q3 review|0|0|true|true"
+	})
+	src := js(t, page, `return document.querySelector(".html-presentation-frame").src`)
+	if !strings.Contains(src, "present=1") || !strings.Contains(src, "presentToken=") {
+		t.Fatalf("presentation frame src %q", src)
+	}
+	frame := page.MustElement(".html-presentation-frame").MustFrame()
+	until(t, "the deck presenting slide 1", func() bool { return deckSlide(t, frame) == "1|true" })
+	// The exit button is there, invisible until focused.
+	if got := js(t, page, `return getComputedStyle(document.querySelector(".html-presentation-exit")).opacity`); got != "0" {
+		t.Fatalf("exit button opacity %q before focus", got)
+	}
+	for _, step := range []struct {
+		key  input.Key
+		want string
+	}{{input.ArrowRight, "2"}, {input.ArrowRight, "3"}, {input.ArrowLeft, "2"}, {input.Home, "1"}, {input.End, "3"}} {
+		if err := page.Keyboard.Type(step.key); err != nil {
+			t.Fatal(err)
+		}
+		until(t, "slide "+step.want, func() bool { return deckSlide(t, frame) == step.want+"|true" })
+	}
+	if err := page.Keyboard.Type(input.Tab); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the focused exit button", func() bool {
+		return js(t, page, `const b = document.querySelector(".html-presentation-exit"); return document.activeElement === b ? getComputedStyle(b).opacity + "|" + b.textContent : ""`) == "1|Exit presentation"
+	})
+	if err := page.Keyboard.Type(input.Escape); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the presentation closed, the overlay still open", func() bool {
+		return js(t, page, `return String(!!document.querySelector(".html-presentation"))`) == "false" && strings.HasPrefix(overlayState(t, page), deck+"|")
+	})
+	// The exit button closes it too.
+	click(t, page, ".expanded-overlay-present", 1)
+	until(t, "the presentation again", func() bool {
+		return js(t, page, `return String(!!document.querySelector(".html-presentation"))`) == "true"
+	})
+	if err := page.Keyboard.Type(input.Tab); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Keyboard.Type(input.Enter); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the presentation closed by its button", func() bool {
+		return js(t, page, `return String(!!document.querySelector(".html-presentation"))`) == "false"
+	})
+	noProblems(t, problems)
+}
+
+// "Open as site" (the overlay's and the card's ↗) opens the node's surface
+// in a new tab, in the board's theme.
+func TestWorkbenchOpenAsSite(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	id := p.addNode(`{"type":"html","title":"Site","html":"<h1 id=hello>Hello site</h1>","x":40,"y":80,"width":360,"height":240}`)
+	note := p.addNode(`{"type":"markdown","title":"Note","content":"text","x":460,"y":80,"width":300,"height":200}`)
+	p.must(200, "POST", "/api/canvas/theme", `{"theme":"light"}`)
+	page, problems := openBoard(t, p)
+	sel := fmt.Sprintf(`.canvas-node[data-node-id=%q]`, id)
+	until(t, "the card's Open as site", func() bool {
+		return js(t, page, `return String(!!document.querySelector('`+sel+` .site-btn'))`) == "true"
+	})
+	if got := js(t, page, fmt.Sprintf(`return String(!!document.querySelector('.canvas-node[data-node-id=%q] .site-btn'))`, note)); got != "false" {
+		t.Fatal("a markdown note has Open as site")
+	}
+	opened := func(clickIt func()) {
+		t.Helper()
+		wait := page.WaitOpen()
+		clickIt()
+		tab, err := wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		until(t, "the site's page", func() bool {
+			res, err := tab.Eval(`() => document.documentElement.dataset.theme + "|" + (document.getElementById("hello")?.textContent ?? "")`)
+			return err == nil && res.Value.Str() == "light|Hello site"
+		})
+		info, err := tab.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(info.URL, "/api/canvas/surface/"+id) || !strings.Contains(info.URL, "theme=light") {
+			t.Fatalf("site URL %q", info.URL)
+		}
+		// Back to the board (a page in the background draws nothing).
+		if err := tab.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := page.Activate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opened(func() { click(t, page, sel+" .site-btn", 1) })
+	click(t, page, sel+" .expand-btn", 1)
+	until(t, "the overlay", func() bool { return strings.HasPrefix(overlayState(t, page), id+"|") })
+	opened(func() { click(t, page, ".expanded-overlay-site", 1) })
 	noProblems(t, problems)
 }

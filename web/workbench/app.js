@@ -20,6 +20,7 @@ import { html, render as draw } from "./ui.js";
 import { openSync } from "./sync.js";
 import { setupOverlay, openOverlay, overlayUpdate, overlayRefresh, overlayOpen } from "./overlay.js";
 import { setupDrop } from "./drop.js";
+import { presenting, siteURL, openSite } from "./present.js";
 import { createCuller, CULL_MIN } from "./cull.js";
 import { createFarLayer } from "./farlayer.js";
 
@@ -516,7 +517,8 @@ function place(e, n) {
 function renderControls(box, n) {
   // Rebuilt only when they change, so a button under the pointer survives
   // the layout updates that keep arriving.
-  const key = [n.pinned, S.pins.has(n.id), n.collapsed, n.type].join();
+  const site = !!siteURL(n);
+  const key = [n.pinned, S.pins.has(n.id), n.collapsed, n.type, site].join();
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
@@ -530,6 +532,7 @@ function renderControls(box, n) {
   const inContext = S.pins.has(n.id);
   button("spark", inContext ? "Remove from context" : "Add to context", "ctx-pin-btn" + (inContext ? " active" : ""),
     () => toggleContextPin(n.id));
+  if (site) button("external", "Open as site", "site-btn", () => openSite(S.nodes.get(n.id) || n));
   if (n.type !== "trace" && n.type !== "group") button("fullscreen", "Expand", "expand-btn", () => openOverlay(n.id));
   button(n.collapsed ? "expand" : "collapse", n.collapsed ? "Expand" : "Collapse", "collapse-btn",
     () => setCollapsed(n.id, !n.collapsed));
@@ -1008,7 +1011,7 @@ setupDrop(viewportEl, {
   target: app,
   toWorld,
   center: () => { const r = viewportEl.getBoundingClientRect(); return toWorld(r.left + r.width / 2, r.top + r.height / 2); },
-  blocked: () => overlayOpen(),
+  blocked: () => overlayOpen() || presenting(),
 });
 
 // Background drag pans; release commits.
