@@ -2,7 +2,7 @@ package main
 
 // Drag-and-drop and paste onto the board (web-client.md §17, §5.9), and
 // the overlay's "Open as site" and "Present" with presentation mode (§13,
-// §13.2). OS drags are Chromium's own drag events (Input.dispatchDragEvent, with
+// §13.2), and the markdown note's inline editor (§5.10). OS drags are Chromium's own drag events (Input.dispatchDragEvent, with
 // files from disk); pastes are Ctrl+V of what is on the clipboard; the
 // nodes are checked on the server.
 
@@ -527,5 +527,122 @@ func TestWorkbenchOpenAsSite(t *testing.T) {
 	click(t, page, sel+" .expand-btn", 1)
 	until(t, "the overlay", func() bool { return strings.HasPrefix(overlayState(t, page), id+"|") })
 	opened(func() { click(t, page, ".expanded-overlay-site", 1) })
+	noProblems(t, problems)
+}
+
+// markdownOf is a markdown node's content on the server.
+func markdownOf(p *proc, id string) string {
+	n := p.must(200, "GET", "/api/canvas/node/"+id, nil).body
+	c, _ := dataOf(n)["content"].(string)
+	return c
+}
+
+// placeCaretAtEnd clicks into the element and moves the caret to the end
+// of its text with the keyboard.
+func placeCaretAtEnd(t *testing.T, page *rod.Page, selector string) {
+	t.Helper()
+	click(t, page, selector, 1)
+	chord(t, page, input.End)
+}
+
+// The expanded note is the editable document: typing with the keyboard and
+// Ctrl+B change it, and it saves itself (no button) as Markdown.
+func TestWorkbenchInlineMarkdownEdit(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	id := p.addNode(`{"type":"markdown","title":"Inline","content":"# Plan\n\nFirst step.\n\n- one\n- two","x":60,"y":80,"width":360,"height":240}`)
+	page, problems := openBoard(t, p)
+	sel := fmt.Sprintf(`.canvas-node[data-node-id=%q]`, id)
+	until(t, "the card", func() bool {
+		return js(t, page, `return document.querySelector('`+sel+` .md-rendered h1')?.textContent ?? ""`) == "Plan"
+	})
+	click(t, page, sel+" .expand-btn", 1)
+	until(t, "the editable document", func() bool {
+		return js(t, page, `const e = document.querySelector(".expanded-overlay-body .md-reader-editable"); return e ? e.isContentEditable + "|" + e.getAttribute("aria-label") + "|" + (e.querySelector("li")?.textContent ?? "") : ""`) == "true|Document (editable)|one"
+	})
+	placeCaretAtEnd(t, page, ".expanded-overlay-body .md-reader-editable")
+	// After "two": a new item, typed; then a bold word in it.
+	if err := page.Keyboard.Type(input.Enter); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.InsertText("three "); err != nil {
+		t.Fatal(err)
+	}
+	chord(t, page, input.KeyB)
+	if err := page.Keyboard.Type(input.KeyN, input.KeyO, input.KeyW); err != nil {
+		t.Fatal(err)
+	}
+	chord(t, page, input.KeyB)
+	until(t, "the edit saved by itself", func() bool { return markdownOf(p, id) == "# Plan\n\nFirst step.\n\n- one\n- two\n- three **now**" })
+	until(t, "the hint back to Esc", func() bool {
+		return js(t, page, `return document.querySelector(".expanded-overlay-hint").textContent`) == "Esc to close"
+	})
+	// Keys typed in the document are the document's: "?" is text, not the
+	// shortcut sheet.
+	if err := page.Keyboard.Type(input.Key('?'), input.Slash); err != nil {
+		t.Fatal(err)
+	}
+	chord(t, page, input.KeyS)
+	if !within(5*time.Second, func() bool { return strings.HasSuffix(markdownOf(p, id), "**now**?/") }) {
+		t.Fatalf("after Ctrl+S: %q", markdownOf(p, id))
+	}
+	if got := js(t, page, `return String(!!document.querySelector(".shortcut-overlay-backdrop"))`); got != "false" {
+		t.Fatal("typing in the document opened the shortcut sheet")
+	}
+	if err := page.Keyboard.Type(input.Escape); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the card shows the edit", func() bool {
+		return js(t, page, `return [...document.querySelectorAll('`+sel+` .md-rendered li')].map(l => l.textContent).join(",")`) == "one,two,three now?/"
+	})
+	noProblems(t, problems)
+}
+
+// A note backed by a workspace file (data.path): the inline edit is saved
+// to the file and to the node.
+func TestWorkbenchInlineMarkdownSavesFile(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	file := filepath.Join(p.ws, "plan.md")
+	if err := os.WriteFile(file, []byte("# Plan\n\nDraft.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	id := p.addNode(`{"type":"markdown","title":"plan.md","content":"# Plan\n\nDraft.\n","data":{"path":"plan.md"},"x":60,"y":80,"width":360,"height":240}`)
+	page, problems := openBoard(t, p)
+	sel := fmt.Sprintf(`.canvas-node[data-node-id=%q]`, id)
+	click(t, page, sel+" .expand-btn", 1)
+	until(t, "the editable document", func() bool {
+		return js(t, page, `return document.querySelector(".expanded-overlay-body .md-reader-editable p")?.textContent ?? ""`) == "Draft."
+	})
+	click(t, page, ".expanded-overlay-body .md-reader-editable p", 1)
+	chord(t, page, input.End)
+	if err := page.InsertText(" Reviewed by Ana."); err != nil {
+		t.Fatal(err)
+	}
+	chord(t, page, input.KeyS)
+	until(t, "the file on disk", func() bool {
+		got, _ := os.ReadFile(file)
+		return string(got) == "# Plan\n\nDraft. Reviewed by Ana."
+	})
+	until(t, "the node's content", func() bool { return markdownOf(p, id) == "# Plan\n\nDraft. Reviewed by Ana." })
+	noProblems(t, problems)
+}
+
+// The inline editor's Markdown of the server's rendering of a document is
+// the document: headings, emphasis, strikethrough, code, links, quotes,
+// nested and ordered lists, fenced code, tables and rules survive an edit.
+func TestWorkbenchInlineMarkdownRoundTrip(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	page, problems := openBoard(t, p)
+	src := "# Title\n\nA *b* **c** ~~d~~ `e` [f](https://x.test/).\n\n> quote\n\n- one\n  - nested\n- two\n\n1. first\n2. second\n\n```go\nfunc main() {}\n```\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n---\n\nLiteral \\*stars\\* and snake_case."
+	rendered := p.must(200, "POST", "/api/render", map[string]any{"markdown": src}).str("html")
+	res, err := page.Eval(`async (h) => { const m = await import("/workbench/md-inline.js"); const d = document.createElement("div"); d.innerHTML = h; return m.toMarkdown(d); }`, rendered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Value.Str(); got != src {
+		t.Fatalf("round trip:\n%s\nwant:\n%s\n(html %s)", got, src, rendered)
+	}
 	noProblems(t, problems)
 }
