@@ -113,7 +113,13 @@ export async function addURLs(urls, c) {
   }
 }
 
-const carries = (dt) => !!dt && [...(dt.types || [])].some((t) => t === "Files" || t === "text/uri-list" || t === "text/plain");
+// A drag that started on the page (a card's image or selected text) is
+// not a drop onto the board.
+let inPage = false;
+addEventListener("dragstart", () => { inPage = true; }, true);
+addEventListener("dragend", () => { inPage = false; }, true);
+
+const carries = (dt) => !inPage && !!dt && [...(dt.types || [])].some((t) => t === "Files" || t === "text/uri-list" || t === "text/plain");
 
 const editableTarget = (t) => !!t && t.nodeType === 1 &&
   (/^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || t.isContentEditable || !!t.closest("[contenteditable=''],[contenteditable=true]"));
