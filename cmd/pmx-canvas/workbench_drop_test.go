@@ -264,7 +264,10 @@ func TestWorkbenchDropURLs(t *testing.T) {
 		"text/plain":    srv.URL + "/one\nnot a link\njavascript:alert(1)",
 	}
 	osDrop(t, page, 640, 400, nil, items)
-	until(t, "two webpage nodes", func() bool { return len(boardNodes(p, "webpage")) == 2 })
+	until(t, "two webpage nodes, fetched", func() bool {
+		ns := boardNodes(p, "webpage")
+		return len(ns) == 2 && dataOf(ns[0])["status"] != "fetching" && dataOf(ns[1])["status"] != "fetching"
+	})
 	time.Sleep(300 * time.Millisecond) // nothing more arrives
 	ns := boardNodes(p, "webpage")
 	if len(ns) != 2 {
@@ -345,7 +348,10 @@ func TestWorkbenchPasteURL(t *testing.T) {
 	}
 	cx, cy := worldAt(t, page, vx, vy)
 	chord(t, page, input.KeyV)
-	until(t, "the pasted page's node", func() bool { return len(boardNodes(p, "webpage")) == 1 })
+	until(t, "the pasted page's node, fetched", func() bool {
+		ns := boardNodes(p, "webpage")
+		return len(ns) == 1 && dataOf(ns[0])["status"] != "fetching"
+	})
 	n := boardNodes(p, "webpage")[0]
 	if d := dataOf(n); d["url"] != srv.URL+"/pasted" || d["pageTitle"] != "Page pasted" {
 		t.Fatalf("pasted webpage %v", d)
