@@ -2,9 +2,10 @@ package main
 
 // The README's screenshots, taken from the demo board (serve --demo) in
 // Chromium: the busy board with every node type, the AX panel with its
-// pending approval, and the light theme. The test checks the page shows
-// what each picture is of; with PMX_SCREENSHOTS=1 (make screenshots) it
-// also writes the pictures to docs/screenshots/.
+// pending approval, the focus overlay of a note, and the light theme. The
+// test checks the page shows what each picture is of; with
+// PMX_SCREENSHOTS=1 (make screenshots) it also writes the pictures to
+// docs/screenshots/.
 
 import (
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/pmxcanvas/pmx-canvas/internal/browsertest"
@@ -54,6 +56,25 @@ func TestDemoBoardScreens(t *testing.T) {
 	settle(t, page)
 	shot(t, page, "ax-panel.png")
 	click(t, page, ".ax-toggle", 1)
+
+	// The focus overlay of the demo's markdown note: its header actions
+	// and the editable document.
+	// (From the node menu: the fitted board puts the card's buttons under
+	// the toolbar.)
+	x, y, _ := box(t, page, `.canvas-node[data-node-type="markdown"] .node-body`)
+	rightClick(t, page, x, y)
+	clickMenuItem(t, page, "Expand ⤢")
+	until(t, "the expanded note", func() bool {
+		return js(t, page, `const p = document.querySelector(".expanded-overlay-panel"); return p && p.querySelector(".md-reader-editable h1") && p.querySelector(".expanded-overlay-words") ? "y" : ""`) == "y"
+	})
+	settle(t, page)
+	shot(t, page, "overlay.png")
+	if err := page.Keyboard.Type(input.Escape); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the overlay closed", func() bool {
+		return js(t, page, `return document.querySelector(".expanded-overlay-panel") ? "" : "y"`) == "y"
+	})
 
 	// The light theme.
 	p.must(200, "POST", "/api/canvas/theme", `{"theme":"light"}`)

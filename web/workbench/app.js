@@ -18,7 +18,9 @@ import { DockedStatus } from "./node-status.js";
 import { mountAX } from "./axpanel.js";
 import { html, render as draw } from "./ui.js";
 import { openSync } from "./sync.js";
-import { setupOverlay, openOverlay, overlayUpdate, overlayRefresh } from "./overlay.js";
+import { setupOverlay, openOverlay, overlayUpdate, overlayRefresh, overlayOpen } from "./overlay.js";
+import { setupDrop } from "./drop.js";
+import { presenting, siteURL, openSite } from "./present.js";
 import { createCuller, CULL_MIN } from "./cull.js";
 import { createFarLayer } from "./farlayer.js";
 
@@ -515,7 +517,8 @@ function place(e, n) {
 function renderControls(box, n) {
   // Rebuilt only when they change, so a button under the pointer survives
   // the layout updates that keep arriving.
-  const key = [n.pinned, S.pins.has(n.id), n.collapsed, n.type].join();
+  const site = !!siteURL(n);
+  const key = [n.pinned, S.pins.has(n.id), n.collapsed, n.type, site].join();
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
@@ -529,6 +532,7 @@ function renderControls(box, n) {
   const inContext = S.pins.has(n.id);
   button("spark", inContext ? "Remove from context" : "Add to context", "ctx-pin-btn" + (inContext ? " active" : ""),
     () => toggleContextPin(n.id));
+  if (site) button("external", "Open as site", "site-btn", () => openSite(S.nodes.get(n.id) || n));
   if (n.type !== "trace" && n.type !== "group") button("fullscreen", "Expand", "expand-btn", () => openOverlay(n.id));
   button(n.collapsed ? "expand" : "collapse", n.collapsed ? "Expand" : "Collapse", "collapse-btn",
     () => setCollapsed(n.id, !n.collapsed));
@@ -973,7 +977,7 @@ addEventListener("keydown", (e) => {
   if (e.key === "Escape" && paletteOpen()) { closePalette(paletteContext); return; }
   const overlay = document.querySelector(".shortcut-overlay-backdrop");
   if (e.key === "Escape" && overlay) { overlay.remove(); return; }
-  if (/^(INPUT|TEXTAREA)$/.test(document.activeElement?.tagName || "")) return;
+  if (/^(INPUT|TEXTAREA)$/.test(document.activeElement?.tagName || "") || document.activeElement?.isContentEditable) return;
   if (e.key === "?") { e.preventDefault(); toggleShortcuts(); return; }
   if (mod && e.key === "0") { e.preventDefault(); animateView({ x: 0, y: 0, scale: 1 }, 250); return; }
   if (mod && (e.key === "=" || e.key === "+")) { e.preventDefault(); zoomBy(1.25); return; }
@@ -1001,6 +1005,14 @@ const toWorld = (clientX, clientY) => {
   const r = viewportEl.getBoundingClientRect();
   return { x: (clientX - r.left - S.view.x) / S.view.scale, y: (clientY - r.top - S.view.y) / S.view.scale };
 };
+
+// Files and URLs dropped or pasted onto the board (drop.js).
+setupDrop(viewportEl, {
+  target: app,
+  toWorld,
+  center: () => { const r = viewportEl.getBoundingClientRect(); return toWorld(r.left + r.width / 2, r.top + r.height / 2); },
+  blocked: () => overlayOpen() || presenting(),
+});
 
 // Background drag pans; release commits.
 viewportEl.addEventListener("pointerdown", (ev) => {

@@ -46,6 +46,7 @@ const P = {
   ring: '<circle cx="12" cy="12" r="7" stroke-dasharray="3 3"/>',
   spinner: '<path d="M12 3a9 9 0 1 0 9 9"/>',
   refresh: '<path d="M20 11a8 8 0 1 0-2.3 5.7"/><path d="M20 4v7h-7"/>',
+  play: '<path d="M8 5v14l11-7z"/>',
   external: '<path d="M14 4h6v6M20 4l-9 9"/><path d="M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5"/>',
   evidence: '<circle cx="12" cy="12" r="9"/><path d="M12 8v8M8 12h8"/>',
   subagent: '<circle cx="12" cy="8" r="3.5"/><path d="M5 20a7 7 0 0 1 14 0"/>',

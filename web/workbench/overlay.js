@@ -2,7 +2,9 @@
 // a full-screen backdrop, drawn by its renderer with expanded=true, with
 // the context pin, Copy, a word count and, for markdown, a source editor
 // that saves (a workspace file through POST /api/file/save, the node's
-// content through PATCH). Clicking the backdrop, × or Esc closes it and
+// content through PATCH); a markdown note's document is itself editable
+// (md-inline.js). An html surface opens as a site, a deck also in
+// presentation mode (present.js). Clicking the backdrop, × or Esc closes it and
 // focus goes back to where it was.
 //
 // app.js calls setupOverlay once with what the overlay needs of the
@@ -14,6 +16,8 @@ import { api, nodePath } from "./client.js";
 import { NodeBody } from "./renderers.js";
 import { useMarkdown } from "./markdown.js";
 import { Icon } from "./icons.js";
+import { InlineEditor } from "./md-inline.js";
+import { siteURL, openSite, isPresentation, openPresentation } from "./present.js";
 
 let board = null; // {get(id), typeOf(id), title(n), badge(n), inContext(id), toggleContext(id), raise(id)}
 const current = signal(null); // {node, edit} while open
@@ -146,6 +150,8 @@ function Panel({ node, edit, inContext }) {
         <button type="button" class=${"expanded-overlay-pin" + (inContext ? " active" : "")} aria-pressed=${inContext ? "true" : "false"}
           onClick=${() => board.toggleContext(node.id)}><${Icon} name="spark" /> ${inContext ? "In context" : "Pin as context"}</button>
         ${text ? html`<button type="button" class="expanded-overlay-copy" onClick=${copy}>${copied ? "Copied!" : "Copy"}</button>` : null}
+        ${siteURL(node) ? html`<button type="button" class="expanded-overlay-site" title="Open as site" onClick=${() => openSite(node)}><${Icon} name="external" /> Open as site</button>` : null}
+        ${isPresentation(node) ? html`<button type="button" class="expanded-overlay-present" title="Present" onClick=${() => openPresentation(node)}><${Icon} name="play" /> Present</button>` : null}
         ${editable(node) && !editing ? html`<button type="button" class="expanded-overlay-edit" onClick=${() => setEditing(true)}>Edit source</button>` : null}
         ${text ? html`<span class="expanded-overlay-words">${words} ${words === 1 ? "word" : "words"}</span>` : null}
         <span class=${"expanded-overlay-hint" + (saving ? " saving" : "")}>${saving ? "Saving edits..." : "Esc to close"}</span>
@@ -155,7 +161,10 @@ function Panel({ node, edit, inContext }) {
     <div class="expanded-overlay-body">
       ${editing
         ? html`<${SourceEditor} node=${node} source=${text} onBack=${() => setEditing(false)} onSaving=${setSaving} />`
-        : html`<${NodeBody} node=${node} typeOf=${board.typeOf} expanded=${true} />`}
+        : node.type === "markdown"
+          ? html`${node.data?.reviewActive ? html`<div class="md-review-banner">Review active</div>` : null}
+              <${InlineEditor} src=${text} save=${(md) => saveMarkdown(node, md)} onSaving=${setSaving} />`
+          : html`<${NodeBody} node=${node} typeOf=${board.typeOf} expanded=${true} />`}
     </div>
   </div>`;
 }
