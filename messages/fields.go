@@ -318,7 +318,9 @@ func (f Field) missing(in reflect.Value) bool {
 // number outside its bounds, naming the field.
 func (op *Op) checkDeclared(in any) *Error {
 	v := reflect.ValueOf(in).Elem()
-	for _, f := range op.Fields() {
+	// The decoded input's own type: Fields would allocate a fresh input
+	// per request only to learn it.
+	for _, f := range FieldsOf(v.Type()) {
 		if f.Required && !f.HandlerChecks && f.missing(v) {
 			return RequiredField(op.Name, f.Name)
 		}
