@@ -30,6 +30,9 @@ func typeInto(t *testing.T, page *rod.Page, selector, text string) {
 	if !focused() {
 		t.Fatalf("%s does not take the focus", selector)
 	}
+	if text == "" {
+		return // only focus it
+	}
 	if err := page.InsertText(text); err != nil {
 		t.Fatal(err)
 	}
@@ -169,12 +172,19 @@ func TestWorkbenchAXPanelReleasesAwaits(t *testing.T) {
 	if rows := list(p.must(200, "GET", "/api/canvas/ax/delivery/pending?consumer=bob", nil).body, "pending"); len(rows) != 0 {
 		t.Fatalf("bob got alice's steering: %v", rows)
 	}
+	until(t, "the sent line", func() bool {
+		return js(t, page, `return document.querySelector(".ax-steer [role=status]")?.textContent || ""`) == "Sent to alice."
+	})
 	// And with no agent named, to every agent.
 	typeInto(t, page, `.ax-steer textarea`, "wrap up")
-	js(t, page, `const i = document.querySelector(".ax-steer input"); i.select(); return ""`)
+	typeInto(t, page, `.ax-steer input`, "")
+	js(t, page, `document.querySelector(".ax-steer input").select(); return ""`)
 	if err := page.Keyboard.Type(input.Backspace); err != nil {
 		t.Fatal(err)
 	}
+	until(t, "the emptied recipient", func() bool {
+		return js(t, page, `return document.querySelector(".ax-steer input").value || "empty"`) == "empty"
+	})
 	click(t, page, ".ax-steer-send", 1)
 	until(t, "bob's delivery", func() bool {
 		rows := list(p.must(200, "GET", "/api/canvas/ax/delivery/pending?consumer=bob", nil).body, "pending")

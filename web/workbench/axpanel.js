@@ -281,7 +281,8 @@ function Steer() {
     const payload = { message: message.trim() };
     if (to.trim()) payload.to = to.trim();
     if (await interact("ax.steer", payload)) {
-      setMessage("");
+      // Clear only what was sent: the human may have typed on while the send was in flight.
+      setMessage((m) => (m.trim() === payload.message ? "" : m));
       setSent(to.trim() ? `Sent to ${to.trim()}.` : "Sent to all agents.");
     }
   };
