@@ -1,10 +1,12 @@
 package persistence
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 )
@@ -84,12 +86,21 @@ type snapshotContentRecord struct {
 	AX          json.RawMessage    `json:"ax,omitempty"`
 }
 
+// recordBuffers hold a record while it is encoded: the store keeps a
+// string, so encoding into a reused buffer makes one copy, not two.
+var recordBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 func encode(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
+	buf := recordBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
 		panic(fmt.Sprintf("persistence: encode %T: %v", v, err)) // records are plain JSON values
 	}
-	return string(b)
+	out := string(bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}))
+	if buf.Cap() <= 1<<20 {
+		recordBuffers.Put(buf)
+	}
+	return out
 }
 
 // ChangeOps returns the writes that make the store match next after change.

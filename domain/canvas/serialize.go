@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"sort"
 	"strconv"
+	"sync"
 )
 
 // RawNode is the stored node shape, as SSE canvas-layout-update frames carry it.
@@ -348,19 +349,46 @@ func (r *NodeReply) SetRevision(rev uint64) { r.Revision = rev }
 
 // MarshalJSON renders the reply with the reference's key order.
 func (r *NodeReply) MarshalJSON() ([]byte, error) {
-	node, err := json.Marshal(r.Node)
-	if err != nil {
+	var b bytes.Buffer
+	if _, err := r.WriteTo(&b); err != nil {
 		return nil, err
 	}
-	id, _ := json.Marshal(r.Node.ID)
-	var b bytes.Buffer
+	return b.Bytes(), nil
+}
+
+// nodeScratch holds the wire node while a reply splices it twice, so a
+// write's reply allocates no buffers of its own.
+var nodeScratch = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// WriteTo renders the reply into w (the HTTP surface passes a pooled
+// buffer): the wire node is encoded once into a pooled scratch buffer and
+// copied twice.
+func (r *NodeReply) WriteTo(w io.Writer) (int64, error) {
+	scratch := nodeScratch.Get().(*bytes.Buffer)
+	defer func() {
+		if scratch.Cap() <= 64<<10 {
+			scratch.Reset()
+			nodeScratch.Put(scratch)
+		}
+	}()
+	scratch.Reset()
+	// json.Marshal's escaping (HTML-safe), as the reply always had.
+	if err := json.NewEncoder(scratch).Encode(r.Node); err != nil {
+		return 0, err
+	}
+	node := bytes.TrimSuffix(scratch.Bytes(), []byte{'\n'})
+	b, ok := w.(*bytes.Buffer)
+	if !ok {
+		b = new(bytes.Buffer)
+	}
+	start := b.Len()
 	b.Grow(2*len(node) + 64)
 	b.WriteString(`{"ok":true,"node":`)
 	b.Write(node)
 	b.WriteByte(',')
 	b.Write(node[1 : len(node)-1])
 	b.WriteString(`,"nodeId":`)
-	b.Write(id)
+	writeJSONString(b, r.Node.ID)
 	if len(r.Extras) > 0 {
 		keys := make([]string, 0, len(r.Extras))
 		for k := range r.Extras {
@@ -368,23 +396,46 @@ func (r *NodeReply) MarshalJSON() ([]byte, error) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			kj, _ := json.Marshal(k)
 			vj, err := json.Marshal(r.Extras[k])
 			if err != nil {
-				return nil, err
+				b.Truncate(start)
+				return 0, err
 			}
 			b.WriteByte(',')
-			b.Write(kj)
+			writeJSONString(b, k)
 			b.WriteByte(':')
 			b.Write(vj)
 		}
 	}
 	if r.Revision > 0 {
 		b.WriteString(`,"revision":`)
-		b.WriteString(strconv.FormatUint(r.Revision, 10))
+		b.Write(strconv.AppendUint(b.AvailableBuffer(), r.Revision, 10))
 	}
 	b.WriteByte('}')
-	return b.Bytes(), nil
+	n := int64(b.Len() - start)
+	if !ok {
+		return b.WriteTo(w)
+	}
+	return n, nil
+}
+
+// writeJSONString writes s as a JSON string, escaped as json.Marshal does.
+func writeJSONString(b *bytes.Buffer, s string) {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
+	q, _ := json.Marshal(s)
+	b.Write(q)
 }
 
 // CompactNode is a node as batch results carry it: {ok:true, ...wire node},

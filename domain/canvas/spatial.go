@@ -19,7 +19,23 @@ const (
 	maxCoordinate = 1e9
 )
 
-var uint64Hasher = immutable.NewHasher(uint64(0))
+// cellHasher spreads cell keys over the hash space. The library's uint64
+// hash folds the high word onto the low one, so a cell key (x<<32 | y)
+// hashed to about x^y: every cell on one anti-diagonal collided, and a
+// collision list is searched and copied whole on each insert.
+type cellHasher struct{}
+
+func (cellHasher) Hash(k uint64) uint32 {
+	// splitmix64's finaliser: every key bit moves every hash bit.
+	k ^= k >> 30
+	k *= 0xbf58476d1ce4e5b9
+	k ^= k >> 27
+	k *= 0x94d049bb133111eb
+	k ^= k >> 31
+	return uint32(k ^ k>>32)
+}
+
+func (cellHasher) Equal(a, b uint64) bool { return a == b }
 
 type grid struct {
 	cells    *immutable.Map[uint64, []*Node]
@@ -28,7 +44,7 @@ type grid struct {
 
 func newGrid() grid {
 	return grid{
-		cells:    immutable.NewMap[uint64, []*Node](uint64Hasher),
+		cells:    immutable.NewMap[uint64, []*Node](cellHasher{}),
 		oversize: immutable.NewSortedMap[uint64, *Node](ordComparer),
 	}
 }
