@@ -111,7 +111,12 @@ type streamConn struct {
 	conn    net.Conn
 	raw     net.Conn
 	timeout time.Duration
-	buf     []byte
+	buf     []byte // the frames' head and tail lines
+
+	// Scratch reused between writes.
+	vec      net.Buffers
+	ends     []int
+	payloads [][]byte
 }
 
 // write sends b; a failed or timed-out write resets the connection.
@@ -132,20 +137,55 @@ func (w *streamConn) reset() {
 	}
 }
 
-// frames renders frames into one buffer and writes it.
+// frames writes frames with one system call. Each frame's payload is the
+// event's shared rendered JSON, handed to the kernel as it is (a gathered
+// write): a layout frame goes to a hundred subscribers without a hundred
+// copies of it in user space. Only the short "id:/event:/data:" lines are
+// rendered per subscriber.
 func (w *streamConn) frames(frames []*messages.StreamEvent) error {
 	w.buf = w.buf[:0]
+	w.vec = w.vec[:0]
+	ends := w.ends[:0]
+	payloads := w.payloads[:0]
 	for _, f := range frames {
-		var err error
-		if w.buf, err = appendFrame(w.buf, f); err != nil {
+		data, err := f.JSON()
+		if err != nil {
 			return err
 		}
+		w.buf = appendFrameHead(w.buf, f)
+		ends = append(ends, len(w.buf))
+		w.buf = append(w.buf, "\n\n"...)
+		payloads = append(payloads, data)
 	}
-	err := w.write(w.buf)
+	// The heads live in w.buf, which the loop above may have moved: slice
+	// it only now.
+	start := 0
+	for i, data := range payloads {
+		w.vec = append(w.vec, w.buf[start:ends[i]], data)
+		start = ends[i]
+	}
+	if len(payloads) > 0 {
+		w.vec = append(w.vec, w.buf[start:])
+	}
+	clear(payloads) // the stream does not keep old frames alive
+	w.ends, w.payloads = ends, payloads
+	err := w.writev()
 	if cap(w.buf) > maxKeptBuffer {
-		w.buf = nil // a huge layout's buffer is not kept between frames
+		w.buf = nil
 	}
 	return err
+}
+
+// writev sends w.vec; a failed or timed-out write resets the connection.
+func (w *streamConn) writev() error {
+	_ = w.raw.SetWriteDeadline(time.Now().Add(w.timeout))
+	bufs := w.vec // WriteTo consumes the slice it is given
+	if _, err := bufs.WriteTo(w.raw); err != nil {
+		w.reset()
+		return err
+	}
+	clear(w.vec[:cap(w.vec)])
+	return nil
 }
 
 // maxKeptBuffer is the largest frame buffer a stream keeps between writes.
@@ -246,17 +286,11 @@ func (s *Server) sessionID() string {
 	return ""
 }
 
-// appendFrame appends one SSE frame to b.
-func appendFrame(b []byte, ev *messages.StreamEvent) ([]byte, error) {
-	data, err := ev.JSON()
-	if err != nil {
-		return b, err
-	}
+// appendFrameHead appends the lines of an SSE frame before its payload.
+func appendFrameHead(b []byte, ev *messages.StreamEvent) []byte {
 	b = append(b, "id: "...)
 	b = strconv.AppendUint(b, ev.Seq, 10)
 	b = append(b, "\nevent: "...)
 	b = append(b, ev.Name...)
-	b = append(b, "\ndata: "...)
-	b = append(b, data...)
-	return append(b, "\n\n"...), nil
+	return append(b, "\ndata: "...)
 }
