@@ -978,6 +978,8 @@ addEventListener("keydown", (e) => {
   const overlay = document.querySelector(".shortcut-overlay-backdrop");
   if (e.key === "Escape" && overlay) { overlay.remove(); return; }
   if (/^(INPUT|TEXTAREA)$/.test(document.activeElement?.tagName || "") || document.activeElement?.isContentEditable) return;
+  // The focus overlay is a dialog: Tab walks its controls, not the board.
+  if (overlayOpen()) return;
   if (e.key === "?") { e.preventDefault(); toggleShortcuts(); return; }
   if (mod && e.key === "0") { e.preventDefault(); animateView({ x: 0, y: 0, scale: 1 }, 250); return; }
   if (mod && (e.key === "=" || e.key === "+")) { e.preventDefault(); zoomBy(1.25); return; }

@@ -4,12 +4,14 @@
 // - bullets, GFM tables, strikethrough and task items) and saved 800 ms
 // after the last keystroke, at once on blur and on Ctrl/⌘+S, and when the
 // overlay closes. Ctrl/⌘+B and I make bold and italic, Ctrl/⌘+K a link
-// (javascript: and data: addresses refused); a paste is plain text.
+// (javascript: and data: addresses refused); a paste is plain text. A
+// selection gets the floating format bar (md-format-bar.js).
 // Saving goes where the note lives (overlay.js saveMarkdown): its file
 // (data.path) through POST /api/file/save, and its content through PATCH.
 
 import { html, useRef, useEffect, useLayoutEffect } from "./ui.js";
 import { useMarkdown } from "./markdown.js";
+import { FormatBar, badLink } from "./md-format-bar.js";
 
 const SAVE_DELAY = 800;
 
@@ -131,8 +133,6 @@ export function toMarkdown(root) {
 
 // ---- the editor ----
 
-const badLink = (url) => /^\s*(javascript|data|vbscript):/i.test(url);
-
 // InlineEditor: src is the note's Markdown; save(markdown) writes it and
 // resolves to whether it worked; onSaving tells the overlay.
 export function InlineEditor({ src, save, onSaving }) {
@@ -202,7 +202,9 @@ export function InlineEditor({ src, save, onSaving }) {
     e.preventDefault();
     if (text) document.execCommand("insertText", false, text);
   };
+  // The format bar follows the document, so Tab from a selection reaches it.
   return html`<div ref=${root} class="md-rendered md-reader-content md-reader-editable" contentEditable="true"
     role="textbox" aria-multiline="true" aria-label="Document (editable)" spellcheck="true"
-    onInput=${onInput} onKeyDown=${onKeyDown} onPaste=${onPaste} onBlur=${flush}></div>`;
+    onInput=${onInput} onKeyDown=${onKeyDown} onPaste=${onPaste} onBlur=${flush}></div>
+    <${FormatBar} getDoc=${() => root.current} onEdit=${onInput} />`;
 }

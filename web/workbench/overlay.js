@@ -33,7 +33,8 @@ export function setupOverlay(ctx) {
   document.addEventListener("pmx-expand", (e) => openOverlay(e.detail.id, { edit: !!e.detail.edit }));
   // Esc closes the overlay before the board sees the key (capture phase).
   addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && current.value) { e.preventDefault(); e.stopImmediatePropagation(); closeOverlay(); }
+    // Escape in the format bar closes the bar only (md-format-bar.js).
+    if (e.key === "Escape" && current.value && !e.target?.closest?.(".md-inline-format-bar")) { e.preventDefault(); e.stopImmediatePropagation(); closeOverlay(); }
   }, true);
 }
 
