@@ -165,3 +165,66 @@ func TestWorkbenchFormatBarByKeyboard(t *testing.T) {
 	}
 	noProblems(t, problems)
 }
+
+// The source editor's keys: Ctrl+U strikes, Ctrl+Z undoes it, Tab and
+// Shift+Tab indent and outdent the selected lines, Ctrl+E makes code, and
+// Esc without Save keeps the draft (it is saved as the editor goes).
+func TestWorkbenchSourceEditorKeys(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	id := p.addNode(`{"type":"markdown","title":"Source","content":"alpha beta\ngamma","x":60,"y":80,"width":360,"height":240}`)
+	page, problems := openBoard(t, p)
+	click(t, page, fmt.Sprintf(`.canvas-node[data-node-id=%q] .md-edit-btn`, id), 1)
+	until(t, "the source editor", func() bool {
+		return js(t, page, `return String(document.activeElement?.classList.contains("md-editor-source"))`) == "true"
+	})
+	value := func() string { return js(t, page, `return document.querySelector(".md-editor-source").value`) }
+	shift := func(k input.Key) {
+		t.Helper()
+		if err := page.Keyboard.Press(input.ShiftLeft); err != nil {
+			t.Fatal(err)
+		}
+		if err := page.Keyboard.Type(k); err != nil {
+			t.Fatal(err)
+		}
+		if err := page.Keyboard.Release(input.ShiftLeft); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := []struct {
+		what string
+		keys func()
+		want string
+	}{
+		{"Ctrl+A Ctrl+U", func() { chord(t, page, input.KeyA); chord(t, page, input.KeyU) }, "~~alpha beta\ngamma~~"},
+		{"Ctrl+Z", func() { chord(t, page, input.KeyZ) }, "alpha beta\ngamma"},
+		{"Ctrl+A Tab", func() {
+			chord(t, page, input.KeyA)
+			if err := page.Keyboard.Type(input.Tab); err != nil {
+				t.Fatal(err)
+			}
+		}, "  alpha beta\n  gamma"},
+		{"Shift+Tab", func() { shift(input.Tab) }, "alpha beta\ngamma"},
+		{"Ctrl+Home, select a word, Ctrl+E", func() {
+			chord(t, page, input.Home)
+			for i := 0; i < 5; i++ {
+				shift(input.ArrowRight)
+			}
+			chord(t, page, input.KeyE)
+		}, "`alpha` beta\ngamma"},
+	}
+	for _, s := range steps {
+		s.keys()
+		if !within(5*time.Second, func() bool { return value() == s.want }) {
+			t.Fatalf("after %s: %q, want %q", s.what, value(), s.want)
+		}
+	}
+	if got := js(t, page, `return document.activeElement?.className || ""`); got != "md-editor-source" {
+		t.Fatalf("Tab moved the focus to %q", got)
+	}
+	if err := page.Keyboard.Type(input.Escape); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the draft saved as the overlay closed", func() bool { return markdownOf(p, id) == "`alpha` beta\ngamma" })
+	noProblems(t, problems)
+}

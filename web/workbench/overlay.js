@@ -17,6 +17,7 @@ import { NodeBody } from "./renderers.js";
 import { useMarkdown } from "./markdown.js";
 import { Icon } from "./icons.js";
 import { InlineEditor } from "./md-inline.js";
+import { sourceKey } from "./md-source-keys.js";
 import { siteURL, openSite, isPresentation, openPresentation } from "./present.js";
 
 let board = null; // {get(id), typeOf(id), title(n), badge(n), inContext(id), toggleContext(id), raise(id)}
@@ -171,23 +172,36 @@ function Panel({ node, edit, inContext }) {
 }
 
 // SourceEditor: the raw markdown beside its live preview; Save (or
-// Ctrl/⌘+S) writes it. An edit survives the node's redraws; a save that
-// succeeded shows "Saved" until the next keystroke.
+// Ctrl/⌘+S) writes it, Ctrl/⌘+B/I/U/E/K wrap the selection and Tab indents
+// (md-source-keys.js). An edit survives the node's redraws; a save that
+// succeeded shows "Saved" until the next keystroke; a draft still unsaved
+// when the editor goes (Back, Esc, ×) is saved then.
 function SourceEditor({ node, source, onBack, onSaving }) {
   const [draft, setDraft] = useState(source);
   const [state, setState] = useState("idle"); // idle | saving | saved | failed
   const preview = useMarkdown(draft);
   const path = String(node.data?.path || "");
+  // What is on the server: a draft that differs is saved when the editor
+  // goes (Back, Esc, ×), so closing never drops an edit.
+  const saved = useRef(source);
+  const latest = useRef(draft);
+  latest.current = draft;
   const save = async () => {
     if (state === "saving") return;
     setState("saving");
     onSaving(true);
-    const ok = await saveMarkdown(node, draft);
+    const text = draft;
+    const ok = await saveMarkdown(node, text);
+    if (ok) saved.current = text;
     onSaving(false);
     setState(ok ? "saved" : "failed");
   };
+  useEffect(() => () => {
+    if (latest.current !== saved.current) saveMarkdown(node, latest.current);
+  }, []);
   const onKey = (e) => {
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "s") { e.preventDefault(); save(); }
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "s") { e.preventDefault(); save(); return; }
+    sourceKey(e);
   };
   const label = { idle: "Save", saving: "Saving…", saved: "Saved", failed: "Save failed — retry" }[state];
   return html`<div class="md-source-editor">
