@@ -350,19 +350,21 @@ func TestWorkbenchPaletteMenusAndKeys(t *testing.T) {
 	}
 	until(t, "the reset view", reset)
 
-	// The node menu: its items, and "Pin (exclude from auto-arrange)".
+	// The node menu: its items, and "Lock position" (arrange-lock).
 	x, y, _ := box(t, page, fmt.Sprintf(`[data-node-id=%q] .node-body`, alpha))
 	rightClick(t, page, x, y)
-	if got := menuItems(t, page); got != "Focus|Expand ⤢|Collapse|Pin (exclude from auto-arrange)|Add to context|0 edges connected|-|Close" {
+	if got := menuItems(t, page); got != "Focus|Expand ⤢|Collapse|Lock position|Pin as context|Connect from here|0 edges connected|-|Close" {
 		t.Fatalf("node menu %q", got)
 	}
-	clickMenuItem(t, page, "Pin (exclude from auto-arrange)")
-	until(t, "the pinned node", func() bool { return p.must(200, "GET", "/api/canvas/node/"+alpha, nil).body["pinned"] == true })
+	clickMenuItem(t, page, "Lock position")
+	until(t, "the locked node", func() bool {
+		return dataOf(p.must(200, "GET", "/api/canvas/node/"+alpha, nil).body)["arrangeLocked"] == true
+	})
 
 	// A status node can be docked from its menu.
 	x, y, _ = box(t, page, fmt.Sprintf(`[data-node-id=%q] .node-body`, build))
 	rightClick(t, page, x, y)
-	if got := menuItems(t, page); !strings.HasSuffix(got, "|-|Dock left of toolbar|Dock right of toolbar") {
+	if got := menuItems(t, page); !strings.HasSuffix(got, "|-|Dock left of toolbar|Dock right of toolbar|-|Close") {
 		t.Fatalf("status menu %q", got)
 	}
 	clickMenuItem(t, page, "Dock left of toolbar")
