@@ -201,7 +201,8 @@ func TestWorkbenchByHand(t *testing.T) {
 	click(t, page, `[aria-label="Switch to light theme"]`, 1)
 	until(t, "the light theme", func() bool { return p.must(200, "GET", "/api/canvas/theme", nil).str("theme") == "light" })
 
-	// Zoom in (×1.25) and a wheel pan are committed as the canvas viewport.
+	// Zoom in (×1.25) and a trackpad pan (a wheel step under 50 px; a mouse
+	// wheel's notch zooms) are committed as the canvas viewport.
 	click(t, page, `[aria-label="Zoom in"]`, 1)
 	until(t, "the zoom", func() bool {
 		v := p.state("")["viewport"].(map[string]any)
@@ -211,12 +212,12 @@ func TestWorkbenchByHand(t *testing.T) {
 	if err := page.Mouse.MoveTo(proto.Point{X: 640, Y: 700}); err != nil {
 		t.Fatal(err)
 	}
-	if err := page.Mouse.Scroll(0, 100, 1); err != nil {
+	if err := page.Mouse.Scroll(0, 40, 1); err != nil {
 		t.Fatal(err)
 	}
 	until(t, "the wheel pan", func() bool {
 		v := p.state("")["viewport"].(map[string]any)
-		return v["y"] == y0-100 && v["scale"] == 1.25
+		return v["y"] == y0-40 && v["scale"] == 1.25
 	})
 
 	// Double-click on empty board creates a note there.

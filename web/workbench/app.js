@@ -54,6 +54,7 @@ const S = {
   active: null,         // the node last clicked or focused
   highlight: null,      // palette matches (Set of ids) while a query is typed
   selected: new Set(),  // multi-selection (Shift+click, lasso)
+  committed: null,      // the view this page committed last, until its echo comes back
 };
 
 // ---- the page shell ----
@@ -161,6 +162,11 @@ const streamHandlers = {
   changes: applyChanges,
   "canvas-viewport-update": (d) => {
     if (!d.viewport) return;
+    // The echo of this page's own commit changes nothing, and must not
+    // cancel a move begun since (the next arrow key's, a wheel's) nor
+    // put the view back to where it was committed.
+    const c = S.committed, v = d.viewport;
+    if (c && c.x === v.x && c.y === v.y && c.scale === v.scale) { S.committed = null; return; }
     S.fitPending = false;
     cancelAnimation();
     S.view = { ...d.viewport };
@@ -743,6 +749,7 @@ const clampScale = (s) => Math.min(MAX_SCALE, Math.max(MIN_SCALE, s));
 function commitView() {
   S.fitPending = false;
   const { x, y, scale } = S.view;
+  S.committed = { x, y, scale };
   api("POST", "/api/canvas/viewport", { x, y, scale });
 }
 
@@ -848,8 +855,8 @@ function toggleShortcuts() {
   const mod = /Mac/.test(navigator.platform) ? "Cmd" : "Ctrl";
   const groups = {
     Navigation: [[`${mod}+K`, "Command palette"], ["Tab / Shift+Tab", "Cycle nodes"], [`${mod}+0`, "Reset view"],
-      [`${mod}++ / ${mod}+-`, "Zoom in / out"], [`${mod}+wheel`, "Zoom about the pointer"]],
-    Creation: [["Double-click", "New note"], ["Drag a port to a node", "Connect"]],
+      [`${mod}++ / ${mod}+-`, "Zoom in / out"], ["Wheel, pinch", "Zoom about the pointer"], ["Trackpad scroll", "Pan"], ["Arrows", "Walk the graph"]],
+    Creation: [["Double-click", "New note"], ["Drag a port to a node", "Connect"], ["Menu: Connect from here", "Then click a node"]],
     Selection: [["Click", "Focus"], ["Shift+Click", "Toggle selection"], ["Shift+Drag", "Lasso"], ["Esc", "Clear / close"]],
     View: [["?", "This overlay"], ["Minimap click/drag", "Move the view"], ["Right-click", "Context menu"]],
   };
