@@ -10,7 +10,10 @@ package main
 // keys through go-rod; outcomes read from the DOM and the server.
 
 import (
+	"bytes"
 	"fmt"
+	"image"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -131,6 +134,27 @@ func TestWorkbenchSnapGuides(t *testing.T) {
 	x, y, _ = box(t, page, cardSel(mover)+" .node-title")
 	drag(t, page, x, y, 0, 37)
 	until(t, "the unsnapped move", func() bool { x, y := positionOf(p, mover); return x == 100 && y == 457 })
+
+	// A group does not snap to its own members (they move with it): a
+	// step that brings its left edge to 4 px from its child's left edge
+	// (where the child was) lands as dragged, the child moved with it.
+	child := p.addNode(`{"type":"markdown","title":"Child","x":1400,"y":1400,"width":200,"height":120}`)
+	group := p.must(200, "POST", "/api/canvas/group", map[string]any{"title": "Frame", "childIds": []string{child}}).str("id")
+	gx, gy := positionOf(p, group)
+	cx, cy := positionOf(p, child)
+	step := cx - gx - 4
+	if step < 20 {
+		t.Fatalf("the group frame is %v px left of its child; the test needs more", cx-gx)
+	}
+	p.must(200, "POST", "/api/canvas/viewport", map[string]any{"x": 200 - gx, "y": 200 - gy, "scale": 1})
+	until(t, "the view on the group", func() bool { s, x, _ := worldMatrix(t, page); return s == 1 && x == 200-gx })
+	x, y, _ = box(t, page, cardSel(group)+" .node-title")
+	drag(t, page, x, y, step, 0)
+	until(t, "the group and its child moved as dragged", func() bool {
+		nx, ny := positionOf(p, group)
+		ncx, ncy := positionOf(p, child)
+		return nx == gx+step && ny == gy && ncx == cx+step && ncy == cy
+	})
 	noProblems(t, problems)
 }
 
@@ -402,7 +426,37 @@ func TestWorkbenchFileMenuItems(t *testing.T) {
 	openMenuOn(t, page, id)
 	clickMenuItem(t, page, "Refresh file")
 	until(t, "the refresh request", func() bool { return seen(reqs(), "/api/canvas/node/"+id+"/refresh") })
+
+	// An image read from a file: Refresh image re-reads it (its new size).
+	pic := filepath.Join(ws, "pic.png")
+	if err := os.WriteFile(pic, sizedPNG(t, 3, 2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	img := p.addNode(`{"type":"image","content":"pic.png","x":700,"y":100,"width":300,"height":200}`)
+	width := func() any { return dataOf(p.must(200, "GET", "/api/canvas/node/"+img, nil).body)["width"] }
+	if w := width(); w != 3.0 {
+		t.Fatalf("image width %v, want 3", w)
+	}
+	waitCards(t, page, 2)
+	if got := openMenuOn(t, page, img); !strings.HasSuffix(got, "|-|Open in browser|Copy path|Refresh image|-|Close") {
+		t.Fatalf("image menu %q", got)
+	}
+	if err := os.WriteFile(pic, sizedPNG(t, 8, 5), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	clickMenuItem(t, page, "Refresh image")
+	until(t, "the re-read image", func() bool { return width() == 8.0 })
 	noProblems(t, problems)
+}
+
+func sizedPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // A webpage node's menu: Refresh webpage (the server fetches it again),
@@ -451,6 +505,9 @@ func TestWorkbenchCloseStatusNode(t *testing.T) {
 	page, problems := openBoard(t, p)
 	waitCards(t, page, 2)
 
+	until(t, "the status card's close button", func() bool {
+		return js(t, page, fmt.Sprintf(`return String(!!document.querySelector(%q))`, cardSel(build)+" .close-btn")) == "true"
+	})
 	click(t, page, cardSel(build)+" .close-btn", 1)
 	until(t, "Build deleted", func() bool { return p.do("GET", "/api/canvas/node/"+build, nil).status == 404 })
 	until(t, "Build's card gone", func() bool {
@@ -505,6 +562,23 @@ func TestWorkbenchPinAndLockLabels(t *testing.T) {
 	}
 	if got := items(); got != "Lock position|Remove from context" {
 		t.Fatalf("menu items when in context %q", got)
+	}
+	// The same after a reload, whose layout has pinned:true for the
+	// context-pinned node (the reference's wire format).
+	press(t, page, input.Escape)
+	if err := page.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the reloaded board", func() bool {
+		return js(t, page, `return document.querySelector(".status-dot")?.getAttribute("aria-label") ?? ""`) == "Canvas status: connected"
+	})
+	waitCards(t, page, 1)
+	if n := p.must(200, "GET", "/api/canvas/node/"+id, nil).body; n["pinned"] != true {
+		t.Fatalf("the wire's pinned of a context-pinned node is %v (the test relies on true)", n["pinned"])
+	}
+	until(t, "the context pin marker after the reload", func() bool { return card() == "false,true,false" })
+	if got := items(); got != "Lock position|Remove from context" {
+		t.Fatalf("menu items when in context, after a reload %q", got)
 	}
 
 	// Lock position: locked, still in context.
