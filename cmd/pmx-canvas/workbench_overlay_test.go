@@ -109,7 +109,7 @@ func TestWorkbenchExpandedOverlay(t *testing.T) {
 	// a click on the backdrop closes it.
 	x, y, _ := box(t, page, nodeSel(other)+" .node-body")
 	rightClick(t, page, x, y)
-	if got := menuItems(t, page); got != "Focus|Expand ⤢|Collapse|Pin (exclude from auto-arrange)|Add to context|0 edges connected|-|Close" {
+	if got := menuItems(t, page); got != "Focus|Expand ⤢|Collapse|Lock position|Pin as context|Connect from here|0 edges connected|-|Close" {
 		t.Fatalf("node menu %q", got)
 	}
 	clickMenuItem(t, page, "Expand ⤢")

@@ -201,7 +201,8 @@ func TestWorkbenchByHand(t *testing.T) {
 	click(t, page, `[aria-label="Switch to light theme"]`, 1)
 	until(t, "the light theme", func() bool { return p.must(200, "GET", "/api/canvas/theme", nil).str("theme") == "light" })
 
-	// Zoom in (×1.25) and a wheel pan are committed as the canvas viewport.
+	// Zoom in (×1.25) and a trackpad pan (a wheel step under 50 px; a mouse
+	// wheel's notch zooms) are committed as the canvas viewport.
 	click(t, page, `[aria-label="Zoom in"]`, 1)
 	until(t, "the zoom", func() bool {
 		v := p.state("")["viewport"].(map[string]any)
@@ -211,12 +212,12 @@ func TestWorkbenchByHand(t *testing.T) {
 	if err := page.Mouse.MoveTo(proto.Point{X: 640, Y: 700}); err != nil {
 		t.Fatal(err)
 	}
-	if err := page.Mouse.Scroll(0, 100, 1); err != nil {
+	if err := page.Mouse.Scroll(0, 40, 1); err != nil {
 		t.Fatal(err)
 	}
 	until(t, "the wheel pan", func() bool {
 		v := p.state("")["viewport"].(map[string]any)
-		return v["y"] == y0-100 && v["scale"] == 1.25
+		return v["y"] == y0-40 && v["scale"] == 1.25
 	})
 
 	// Double-click on empty board creates a note there.
@@ -350,19 +351,21 @@ func TestWorkbenchPaletteMenusAndKeys(t *testing.T) {
 	}
 	until(t, "the reset view", reset)
 
-	// The node menu: its items, and "Pin (exclude from auto-arrange)".
+	// The node menu: its items, and "Lock position" (arrange-lock).
 	x, y, _ := box(t, page, fmt.Sprintf(`[data-node-id=%q] .node-body`, alpha))
 	rightClick(t, page, x, y)
-	if got := menuItems(t, page); got != "Focus|Expand ⤢|Collapse|Pin (exclude from auto-arrange)|Add to context|0 edges connected|-|Close" {
+	if got := menuItems(t, page); got != "Focus|Expand ⤢|Collapse|Lock position|Pin as context|Connect from here|0 edges connected|-|Close" {
 		t.Fatalf("node menu %q", got)
 	}
-	clickMenuItem(t, page, "Pin (exclude from auto-arrange)")
-	until(t, "the pinned node", func() bool { return p.must(200, "GET", "/api/canvas/node/"+alpha, nil).body["pinned"] == true })
+	clickMenuItem(t, page, "Lock position")
+	until(t, "the locked node", func() bool {
+		return dataOf(p.must(200, "GET", "/api/canvas/node/"+alpha, nil).body)["arrangeLocked"] == true
+	})
 
 	// A status node can be docked from its menu.
 	x, y, _ = box(t, page, fmt.Sprintf(`[data-node-id=%q] .node-body`, build))
 	rightClick(t, page, x, y)
-	if got := menuItems(t, page); !strings.HasSuffix(got, "|-|Dock left of toolbar|Dock right of toolbar") {
+	if got := menuItems(t, page); !strings.HasSuffix(got, "|-|Dock left of toolbar|Dock right of toolbar|-|Close") {
 		t.Fatalf("status menu %q", got)
 	}
 	clickMenuItem(t, page, "Dock left of toolbar")

@@ -23,6 +23,11 @@ import { setupDrop } from "./drop.js";
 import { presenting, siteURL, openSite } from "./present.js";
 import { createCuller, CULL_MIN } from "./cull.js";
 import { createFarLayer } from "./farlayer.js";
+import { createSnapper, drawGuides } from "./snap.js";
+import { walk, ARROWS } from "./graphwalk.js";
+import { armConnection, armedConnection, connectTo, short } from "./connect.js";
+import { typeMenuItems } from "./node-menu-items.js";
+import { wheelZooms, chromeScale } from "./interact.js";
 
 const MIN_SCALE = 0.1, MAX_SCALE = 4;
 const MIN_W = 200, MIN_H = 100;
@@ -49,6 +54,7 @@ const S = {
   active: null,         // the node last clicked or focused
   highlight: null,      // palette matches (Set of ids) while a query is typed
   selected: new Set(),  // multi-selection (Shift+click, lasso)
+  committed: null,      // the view this page committed last, until its echo comes back
 };
 
 // ---- the page shell ----
@@ -156,6 +162,11 @@ const streamHandlers = {
   changes: applyChanges,
   "canvas-viewport-update": (d) => {
     if (!d.viewport) return;
+    // The echo of this page's own commit changes nothing, and must not
+    // cancel a move begun since (the next arrow key's, a wheel's) nor
+    // put the view back to where it was committed.
+    const c = S.committed, v = d.viewport;
+    if (c && c.x === v.x && c.y === v.y && c.scale === v.scale) { S.committed = null; return; }
     S.fitPending = false;
     cancelAnimation();
     S.view = { ...d.viewport };
@@ -472,7 +483,7 @@ function updateNode(e, n) {
   // A group's frame is drawn in its colour (the theme's accent without one).
   const color = n.type === "group" && n.data && typeof n.data.color === "string" ? n.data.color : "";
   if (color) e.style.setProperty("--group-color", color); else e.style.removeProperty("--group-color");
-  e.classList.toggle("pinned", !!n.pinned);
+  e.classList.toggle("pinned", locked(n));
   e.classList.toggle("context-pinned", S.pins.has(n.id));
   e.classList.toggle("collapsed", collapsed);
   e.classList.toggle("strict-size", !!(n.data && n.data.strictSize));
@@ -499,6 +510,13 @@ function updateNode(e, n) {
 
 const typeOf = (id) => S.nodes.get(id)?.type;
 
+// locked: the node's position is locked (auto-arrange leaves it):
+// data.arrangeLocked, or pinned. A context pin also reads as pinned on the
+// wire (the reference's format: pinned = pinned || context-pinned), so a
+// context-pinned node's pinned says nothing, and "Lock position" sets
+// arrangeLocked, which nothing else sets.
+const locked = (n) => (n.data && n.data.arrangeLocked === true) || (!!n.pinned && !S.pins.has(n.id));
+
 // removeElement takes a node's card off the board, ending what its body
 // runs (an app's host bridge).
 function removeElement(id, e) {
@@ -518,7 +536,7 @@ function renderControls(box, n) {
   // Rebuilt only when they change, so a button under the pointer survives
   // the layout updates that keep arriving.
   const site = !!siteURL(n);
-  const key = [n.pinned, S.pins.has(n.id), n.collapsed, n.type, site].join();
+  const key = [locked(n), S.pins.has(n.id), n.collapsed, n.type, site].join();
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
@@ -528,15 +546,15 @@ function renderControls(box, n) {
     b.addEventListener("click", (ev) => { ev.stopPropagation(); onClick(); });
     box.append(b);
   };
-  if (n.pinned) box.append(el("span", { class: "pin-indicator", title: "Pinned" }, icon("pinned")));
+  if (locked(n)) box.append(el("span", { class: "pin-indicator", title: "Position locked" }, icon("pinned")));
   const inContext = S.pins.has(n.id);
-  button("spark", inContext ? "Remove from context" : "Add to context", "ctx-pin-btn" + (inContext ? " active" : ""),
+  button("spark", inContext ? "Remove from context" : "Pin as context", "ctx-pin-btn" + (inContext ? " active" : ""),
     () => toggleContextPin(n.id));
   if (site) button("external", "Open as site", "site-btn", () => openSite(S.nodes.get(n.id) || n));
   if (n.type !== "trace" && n.type !== "group") button("fullscreen", "Expand", "expand-btn", () => openOverlay(n.id));
   button(n.collapsed ? "expand" : "collapse", n.collapsed ? "Expand" : "Collapse", "collapse-btn",
     () => setCollapsed(n.id, !n.collapsed));
-  if (n.type !== "status") button("×", "Close", "close-btn", () => closeNode(n.id));
+  button("×", "Close", "close-btn", () => closeNode(n.id));
 }
 
 const svgNS = "http://www.w3.org/2000/svg";
@@ -642,6 +660,7 @@ function drawEdge(id, layerSVG = edgeLayer()) {
 
 function edgeClass(e) {
   const cls = ["edge", `edge-${e.type}`, e.style || (e.type === "references" ? "dashed" : "solid")];
+  if (e.animated) cls.push("animated");
   if (S.active && (e.from === S.active || e.to === S.active)) cls.push("edge-active");
   else if (S.active) cls.push("edge-dimmed");
   return cls.join(" ");
@@ -709,6 +728,7 @@ function applyView() {
   const transform = `matrix(${v.scale}, 0, 0, ${v.scale}, ${v.x}, ${v.y})`;
   if (world.style.transform && world.style.transform !== transform) markMoving();
   world.style.transform = transform;
+  chromeScale(world, v.scale);
   $(".zoom-level").textContent = Math.round(v.scale * 100) + "%";
   minimap.draw();
   scheduleCull();
@@ -729,6 +749,7 @@ const clampScale = (s) => Math.min(MAX_SCALE, Math.max(MIN_SCALE, s));
 function commitView() {
   S.fitPending = false;
   const { x, y, scale } = S.view;
+  S.committed = { x, y, scale };
   api("POST", "/api/canvas/viewport", { x, y, scale });
 }
 
@@ -834,8 +855,8 @@ function toggleShortcuts() {
   const mod = /Mac/.test(navigator.platform) ? "Cmd" : "Ctrl";
   const groups = {
     Navigation: [[`${mod}+K`, "Command palette"], ["Tab / Shift+Tab", "Cycle nodes"], [`${mod}+0`, "Reset view"],
-      [`${mod}++ / ${mod}+-`, "Zoom in / out"], [`${mod}+wheel`, "Zoom about the pointer"]],
-    Creation: [["Double-click", "New note"], ["Drag a port to a node", "Connect"]],
+      [`${mod}++ / ${mod}+-`, "Zoom in / out"], ["Wheel, pinch", "Zoom about the pointer"], ["Trackpad scroll", "Pan"], ["Arrows", "Walk the graph"]],
+    Creation: [["Double-click", "New note"], ["Drag a port to a node", "Connect"], ["Menu: Connect from here", "Then click a node"]],
     Selection: [["Click", "Focus"], ["Shift+Click", "Toggle selection"], ["Shift+Drag", "Lasso"], ["Esc", "Clear / close"]],
     View: [["?", "This overlay"], ["Minimap click/drag", "Move the view"], ["Right-click", "Context menu"]],
   };
@@ -912,12 +933,16 @@ function nodeMenu(id, x, y) {
     { label: "Focus", run: () => { activate(id); focusNode(id); } },
     ...(n.type !== "trace" && n.type !== "group" ? [{ label: "Expand ⤢", run: () => openOverlay(id) }] : []),
     { label: n.collapsed ? "Expand" : "Collapse", run: () => setCollapsed(id, !n.collapsed) },
-    { label: n.pinned ? "Unpin" : "Pin (exclude from auto-arrange)",
-      run: () => api("PATCH", "/api/canvas/node/" + encodeURIComponent(id), { pinned: !n.pinned }) },
-    { label: S.pins.has(id) ? "Remove from context" : "Add to context", run: () => toggleContextPin(id) },
-    { label: `${edges} ${edges === 1 ? "edge" : "edges"} connected`, info: true },
+    { label: locked(n) ? "Unlock position" : "Lock position",
+      run: () => api("PATCH", "/api/canvas/node/" + encodeURIComponent(id),
+        locked(n) ? { arrangeLocked: false, pinned: false } : { arrangeLocked: true }) },
+    { label: S.pins.has(id) ? "Remove from context" : "Pin as context", run: () => toggleContextPin(id) },
   ];
-  const specific = [];
+  const armed = armedConnection();
+  if (armed && armed.id !== id && S.nodes.has(armed.id)) items.push({ label: `Connect from "${short(armed.title)}"`, run: () => connectTo(id) });
+  items.push({ label: armed ? "Connect from here (replace)" : "Connect from here", run: () => armConnection(id, titleOf(n)) },
+    { label: `${edges} ${edges === 1 ? "edge" : "edges"} connected`, info: true });
+  const specific = typeMenuItems(n);
   if (n.type === "group") {
     const count = ((n.data && n.data.children) || []).length;
     const setColor = (color) => api("PATCH", "/api/canvas/node/" + encodeURIComponent(id), { data: { color } });
@@ -934,7 +959,7 @@ function nodeMenu(id, x, y) {
       { label: "Dock right of toolbar", run: () => api("POST", "/api/canvas/update", { updates: [{ id, dockPosition: "right" }] }) });
   }
   if (specific.length) items.push("-", ...specific);
-  if (n.type !== "status") items.push("-", { label: "Close", run: () => closeNode(id) });
+  items.push("-", { label: "Close", run: () => closeNode(id) });
   showMenu(x, y, items);
 }
 
@@ -998,6 +1023,16 @@ addEventListener("keydown", (e) => {
     const next = i < 0 ? ids[e.shiftKey ? ids.length - 1 : 0] : ids[(i + (e.shiftKey ? -1 : 1) + ids.length) % ids.length];
     activate(next);
     focusNode(next);
+    return;
+  }
+  if (ARROWS[e.key] && S.active && !mod && !e.altKey && !overlayOpen()) {
+    e.preventDefault();
+    const from = S.nodes.get(S.active);
+    const next = walk(from, e.key, new Set([...(incident.get(S.active) || [])].map((eid) => {
+      const edge = S.edges.get(eid);
+      return edge.from === S.active ? edge.to : edge.from;
+    })), [...S.nodes.values()].filter((n) => !docked(n)));
+    if (next) { activate(next); focusNode(next); }
   }
 });
 
@@ -1042,16 +1077,18 @@ viewportEl.addEventListener("pointerdown", (ev) => {
   viewportEl.addEventListener("pointercancel", up, { once: true });
 });
 
-// Wheel: with Ctrl/⌘ (and trackpad pinch) zoom about the pointer, else pan.
+// Wheel: a mouse wheel, and with Ctrl/⌘ any wheel (a trackpad pinch), zooms
+// about the pointer; a trackpad's two-finger scroll pans (interact.js).
 let wheelTimer = 0;
 viewportEl.addEventListener("wheel", (ev) => {
   ev.preventDefault();
   cancelAnimation();
   const v = S.view;
-  if (ev.ctrlKey || ev.metaKey) {
+  if (wheelZooms(ev)) {
     const r = viewportEl.getBoundingClientRect();
     const px = ev.clientX - r.left, py = ev.clientY - r.top;
-    const scale = clampScale(v.scale * (1 - ev.deltaY * 0.002));
+    const dy = ev.deltaMode === 1 ? ev.deltaY * 33 : ev.deltaMode === 2 ? ev.deltaY * 100 : ev.deltaY;
+    const scale = clampScale(v.scale * (1 - Math.max(-100, Math.min(100, dy)) * 0.002));
     const k = scale / v.scale;
     S.view = { scale, x: px - (px - v.x) * k, y: py - (py - v.y) * k };
   } else {
@@ -1200,11 +1237,18 @@ function startDrag(ev, id) {
   }
   const origin = movers.map((m) => ({ m, x: m.position.x, y: m.position.y }));
   const sx = ev.clientX, sy = ev.clientY;
+  // Snap guides (snap.js): the dragged card snaps to the other cards'
+  // edges and centres; its group's children move by the same snapped step.
+  const snapper = createSnapper(n, [...S.nodes.values()], docked);
   document.documentElement.classList.add("is-node-dragging");
   let moved = false;
   const move = (e) => {
     moved = true;
-    const dx = (e.clientX - sx) / S.view.scale, dy = (e.clientY - sy) / S.view.scale;
+    let dx = (e.clientX - sx) / S.view.scale, dy = (e.clientY - sy) / S.view.scale;
+    const snapped = snapper.snap(origin[0].x + dx, origin[0].y + dy, n.size.width, n.size.height);
+    dx = snapped.x - origin[0].x;
+    dy = snapped.y - origin[0].y;
+    drawGuides(world, snapped.guides);
     for (const o of origin) {
       o.m.position = { x: Math.round(o.x + dx), y: Math.round(o.y + dy) };
       const me = elements.get(o.m.id);
@@ -1215,6 +1259,7 @@ function startDrag(ev, id) {
   const up = () => {
     removeEventListener("pointermove", move);
     document.documentElement.classList.remove("is-node-dragging");
+    drawGuides(world, []);
     if (moved) api("POST", "/api/canvas/update", { updates: origin.map((o) => ({ id: o.m.id, position: o.m.position })) });
   };
   addEventListener("pointermove", move);
