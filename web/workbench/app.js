@@ -349,6 +349,8 @@ function cull() {
   cullFrame = 0;
   if (farView()) {
     for (const [id, e] of elements) if (!pinnedCard(id)) removeElement(id, e);
+    culler.update();
+    cullEdges(false);
     farLayer.draw();
     wasFar = true;
     return;
@@ -370,7 +372,15 @@ function cull() {
       if (all || made < MOUNT_BUDGET || culler.inView(n)) { showCard(n); made++; } else deferred = true;
     } else if (e) removeElement(n.id, e);
   }
+  cullEdges(all);
   if (deferred) { culler.deferred(); scheduleCull(); }
+}
+
+// cullEdges: edges follow the cards, drawn when they come near the view
+// and taken away when they go far from it (all: the board is not culled).
+function cullEdges(all) {
+  const layerSVG = edgeLayer();
+  for (const id of S.edges.keys()) if (!edgeEls.has(id)) drawEdge(id, layerSVG); else if (!all) drawEdgeIfNear(id);
 }
 
 // renderHUD: the counts, the context-pin bar and the welcome card.
@@ -617,7 +627,7 @@ function drawEdge(id, layerSVG = edgeLayer()) {
   const e = S.edges.get(id);
   let g = edgeEls.get(id);
   const a = e && S.nodes.get(e.from), b = e && S.nodes.get(e.to);
-  if (!a || !b || docked(a) || docked(b)) {
+  if (!a || !b || docked(a) || docked(b) || (culling() && !edgeNear(a, b, !!g))) {
     if (g) { g.remove(); edgeEls.delete(id); }
     return;
   }
@@ -640,6 +650,13 @@ function drawEdge(id, layerSVG = edgeLayer()) {
   }
 }
 
+// edgeNear: on a culled board an edge is in the DOM while the box between
+// its ends' centres is near the view (cull.js).
+function edgeNear(a, b, had) {
+  const p = center(a), q = center(b);
+  return culler.wantsBox({ x0: Math.min(p.x, q.x), y0: Math.min(p.y, q.y), x1: Math.max(p.x, q.x), y1: Math.max(p.y, q.y) }, had);
+}
+
 function edgeClass(e) {
   const cls = ["edge", `edge-${e.type}`, e.style || (e.type === "references" ? "dashed" : "solid")];
   if (S.active && (e.from === S.active || e.to === S.active)) cls.push("edge-active");
@@ -653,6 +670,12 @@ function restyleEdges() {
     const e = S.edges.get(id), line = g.firstChild;
     if (e && line) line.setAttribute("class", edgeClass(e));
   }
+}
+
+// drawEdgeIfNear takes away a drawn edge that left the view's neighbourhood.
+function drawEdgeIfNear(id) {
+  const e = S.edges.get(id), a = e && S.nodes.get(e.from), b = e && S.nodes.get(e.to);
+  if (a && b && !edgeNear(a, b, true)) drawEdge(id);
 }
 
 // drawEdgesOf redraws the edges at the given nodes (they moved or resized).
