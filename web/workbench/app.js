@@ -23,6 +23,7 @@ import { setupDrop } from "./drop.js";
 import { presenting, siteURL, openSite } from "./present.js";
 import { createCuller, CULL_MIN } from "./cull.js";
 import { createFarLayer } from "./farlayer.js";
+import { setupAttention } from "./attention.js";
 
 const MIN_SCALE = 0.1, MAX_SCALE = 4;
 const MIN_W = 200, MIN_H = 100;
@@ -119,6 +120,8 @@ const world = $(".world");
 const layer = $(".nodes");
 const elements = new Map(); // id -> the node's DOM element (culled cards have none)
 const dockedIds = new Set(); // the nodes docked beside the toolbar
+// The focus field, change toasts and pulses (attention.js).
+setupAttention({ world, root: document.body, element: (id) => elements.get(id) });
 
 // ---- the event stream ----
 
@@ -475,7 +478,7 @@ function createNode(n) {
 
 function updateNode(e, n) {
   const collapsed = !!n.collapsed;
-  e.className = "canvas-node";
+  e.className = e.classList.contains("attention-pulse") ? "canvas-node attention-pulse" : "canvas-node";
   e.classList.toggle("group-node", n.type === "group");
   e.classList.toggle("trace-node", n.type === "trace");
   e.classList.toggle("trace-running", n.type === "trace" && traceStatus(n.data || {}) === "running");

@@ -10,11 +10,11 @@
 // browser's. A pending gate cannot be missed: a badge on the toolbar button,
 // a toast when one arrives, and the count in the tab title.
 //
-// The panel follows its own event stream (?changes=1, labelled with this
-// tab's name for the presence strip); app.js's board sync is separate.
+// The panel follows the tab's one event stream (sync.js, fanned out by
+// axfeed.js).
 
 import { html, render, signal, computed, effect, useEffect, useRef, useState } from "./ui.js";
-import { api } from "./client.js";
+import { api, agent as ownAgent } from "./client.js";
 import { icon } from "./icons.js";
 import { subscribeUpdates, updates, presence, tabLabel, nodeTitle } from "./axfeed.js";
 
@@ -242,13 +242,24 @@ function Timeline() {
     <span class="ax-meta"> ${r.by || ""} · ${ago(r.at)}</span></li>`)}</ul>`;
 }
 
+// Updates is the feed: who changed what, and what it meant (the
+// attention layer's reading of the commit: a relationship added, the
+// context changed, ...).
 function Updates() {
   const rows = updates.value;
   if (rows.length === 0) return html`<p class="ax-empty">No changes since this tab opened.</p>`;
   return html`<ul class="ax-list ax-feed">${rows.map((u) => html`<li key=${u.revision} class="ax-row" data-revision=${u.revision}
       data-agent=${u.agent || ""}>
-    <strong class="ax-agent">${u.agent || "unattributed"}</strong> ${u.text}
-    <span class="ax-meta"> · rev ${u.revision} · ${ago(u.at)}</span></li>`)}</ul>`;
+    <strong class="ax-agent">${u.agent || "unattributed"}</strong>${u.agent && u.agent === ownAgent ? " (this tab)" : ""} ${u.text}
+    <span class="ax-meta"> · rev ${u.revision} · ${ago(u.at)}</span>
+    ${(u.semantic || []).map((m) => html`<span class="ax-semantic" data-kind=${m.kind}>${m.title}${m.detail ? ": " + m.detail : ""}</span>`)}</li>`)}</ul>`;
+}
+
+// showUpdates opens the panel on the updates feed (an attention toast's
+// click).
+export function showUpdates() {
+  open.value = true;
+  tab.value = "updates";
 }
 
 // Presence names the tabs and agents at the canvas and what each touched.
