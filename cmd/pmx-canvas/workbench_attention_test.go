@@ -309,6 +309,77 @@ func TestWorkbenchAttentionPulse(t *testing.T) {
 	noProblems(t, problems)
 }
 
+// TestWorkbenchAttentionGroupToast: the human selects two cards and groups
+// them from the selection bar: "Group created" names the group and its
+// members pulse; an agent ungrouping it is "Group updated".
+func TestWorkbenchAttentionGroupToast(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	a := p.addNode(`{"type":"markdown","title":"One","x":100,"y":120,"width":300,"height":200}`)
+	b := p.addNode(`{"type":"markdown","title":"Two","x":900,"y":120,"width":300,"height":200}`)
+	page, problems := attnPage(t, p, 2)
+	toasts := recordToasts(t, page)
+	withShift(t, page, func() {
+		click(t, page, cardSel(a)+" .node-body", 1)
+		click(t, page, cardSel(b)+" .node-body", 1)
+	})
+	click(t, page, `.selection-bar [data-sel="group"]`, 1)
+	var group string
+	until(t, "the group on the server", func() bool {
+		for _, n := range nodesOf(p.state("")) {
+			if n["type"] == "group" {
+				group = n["id"].(string)
+				return true
+			}
+		}
+		return false
+	})
+	until(t, "the group toast", func() bool { return hasToast(toasts(), "group|Group created|“Group” · 2 items") })
+	until(t, "the members pulsing", func() bool {
+		return js(t, page, fmt.Sprintf(`return [%q, %q].every(id => document.querySelector('.canvas-node[data-node-id="' + id + '"]').classList.contains("attention-pulse")) ? "y" : ""`, a, b)) == "y"
+	})
+	p.must(200, "POST", "/api/canvas/group/ungroup", fmt.Sprintf(`{"groupId":%q}`, group), "X-PMX-Agent", "alice")
+	until(t, "the ungroup toast", func() bool { return hasToast(toasts(), "group|Group updated|“Group” · 0 items") })
+	noProblems(t, problems)
+}
+
+// TestWorkbenchAttentionNeighborhoodToast: with a pin on the board, the
+// human drags a far card next to it: it enters the pin's neighbourhood
+// (a secondary halo appears) and the toast says so; dragged away again it
+// leaves.
+func TestWorkbenchAttentionNeighborhoodToast(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	pin := p.addNode(`{"type":"markdown","title":"Plan","x":100,"y":100,"width":300,"height":200}`)
+	far := p.addNode(`{"type":"markdown","title":"Idea","x":1300,"y":100,"width":300,"height":200}`)
+	p.must(200, "POST", "/api/canvas/context-pins", fmt.Sprintf(`{"nodeIds":[%q]}`, pin))
+	page, problems := attnPage(t, p, 2)
+	toasts := recordToasts(t, page)
+	halo := fmt.Sprintf(`return document.querySelector('.focus-secondary[data-node-id=%q]') ? "y" : ""`, far)
+	until(t, "the pin's halo", func() bool {
+		return js(t, page, `return document.querySelector(".focus-primary") ? "y" : ""`) == "y"
+	})
+	if js(t, page, halo) != "" {
+		t.Fatalf("the far card has a halo before it moved")
+	}
+	var scale float64
+	fmt.Sscan(js(t, page, `return String(new DOMMatrix(getComputedStyle(document.querySelector(".world")).transform).a)`), &scale)
+	x, y, _ := box(t, page, cardSel(far)+" .node-type-badge")
+	// Centre 1450 → 1450 - 800 = 650: 400 px from the pin's centre (250).
+	drag(t, page, x, y, -800*scale, 0)
+	until(t, "the neighbourhood toast", func() bool {
+		return hasToast(toasts(), "neighborhood|Neighborhood changed|“Idea” entered “Plan”’s neighborhood")
+	})
+	until(t, "the moved card's halo", func() bool { return js(t, page, halo) == "y" })
+	x, y, _ = box(t, page, cardSel(far)+" .node-type-badge")
+	drag(t, page, x, y, 800*scale, 0)
+	until(t, "the leaving toast", func() bool {
+		return hasToast(toasts(), "neighborhood|Neighborhood changed|“Idea” left “Plan”’s neighborhood")
+	})
+	until(t, "the halo gone", func() bool { return js(t, page, halo) == "" })
+	noProblems(t, problems)
+}
+
 func TestWorkbenchNoToastForPinsOnLoad(t *testing.T) {
 	requireChromium(t)
 	p := startServer(t, "")

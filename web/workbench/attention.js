@@ -217,9 +217,9 @@ function readChanges(d) {
       const left = before.filter((o) => !after.includes(o) && (movedSet.has(o) || movedSet.has(pin)));
       if (!entered.length && !left.length) continue;
       const parts = [];
-      if (entered.length) parts.push(names(entered) + " entered " + quote(pin) + "’s neighbourhood");
-      if (left.length) parts.push(names(left) + " left " + quote(pin) + "’s neighbourhood");
-      events.push({ kind: "neighbourhood", title: "Neighbourhood changed", detail: parts.join(" · "), nodes: [pin, ...entered, ...left] });
+      if (entered.length) parts.push(names(entered) + " entered " + quote(pin) + "’s neighborhood");
+      if (left.length) parts.push(names(left) + " left " + quote(pin) + "’s neighborhood");
+      events.push({ kind: "neighborhood", title: "Neighborhood changed", detail: parts.join(" · "), nodes: [pin, ...entered, ...left] });
     }
   }
   if (Array.isArray(d.pins)) {
