@@ -24,6 +24,11 @@ import { annotate } from "./axfeed.js";
 import { showUpdates } from "./axpanel.js";
 
 const NEIGHBOURS = 5, NEAR = 600, CLUSTER_GAP = 200, CLUSTER_CAP = 400;
+// A commit that moves more than MOVES_READ nodes (an arrange, a layout) is
+// not read node by node for clusters: it is not one node's move.
+const MOVES_READ = 50;
+// At most QUEUE_MAX toasts wait; a burst of commits drops its oldest.
+const QUEUE_MAX = 4;
 const PULSE_MS = 900, DEDUP_MS = 1200;
 const CELL = 512;
 
@@ -163,7 +168,8 @@ function readChanges(d) {
     if (old.x !== n.position?.x || old.y !== n.position?.y) moved.push(n.id);
   }
   // Before: the moved nodes' clusters, the pins' neighbourhoods.
-  const clustersBefore = new Map(moved.map((id) => [id, clusterOf(id)]));
+  const readMoves = moved.length <= MOVES_READ;
+  const clustersBefore = new Map(readMoves ? moved.map((id) => [id, clusterOf(id)]) : []);
   const hoodsBefore = moved.length ? neighbourhoods() : null;
   // Names of what is removed are read while it is still known.
   if (goneNodes.length || goneEdges.length) {
@@ -199,7 +205,7 @@ function readChanges(d) {
   }
   if (moved.length) {
     // A moved node that joined or left a cluster.
-    for (const id of moved) {
+    for (const id of readMoves ? moved : []) {
       const before = clustersBefore.get(id), after = clusterOf(id);
       const joined = [...after].filter((o) => !before.has(o)), left = [...before].filter((o) => !after.has(o));
       if (!joined.length && !left.length) continue;
@@ -273,6 +279,7 @@ const queue = [];
 let showing = null;
 function queueToast(ev) {
   queue.push(ev);
+  if (queue.length > QUEUE_MAX) queue.shift();
   if (!showing) nextToast();
 }
 
