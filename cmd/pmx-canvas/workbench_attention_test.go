@@ -425,6 +425,57 @@ func TestWorkbenchNoToastForPinsOnLoad(t *testing.T) {
 	noProblems(t, problems)
 }
 
+// TestWorkbenchUpdatesUnreadCount: while the agent panel shows another
+// section, the Updates tab counts the meaningful commits not yet seen (9+
+// at most); looking at the feed clears it.
+func TestWorkbenchUpdatesUnreadCount(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	var ids []string
+	for i := 0; i < 5; i++ {
+		ids = append(ids, p.addNode(fmt.Sprintf(`{"type":"markdown","title":"N%d","x":%d,"y":100,"width":200,"height":100}`, i, i*400)))
+	}
+	page, problems := attnPage(t, p, 5)
+	click(t, page, ".ax-toggle", 1)
+	updatesTab := `.ax-tab[data-tab="updates"]`
+	tabState := func() string {
+		return js(t, page, fmt.Sprintf(`const b = document.querySelector(%q); return b.getAttribute("aria-label") + "|" + (b.querySelector(".ax-unread")?.textContent || "")`, updatesTab))
+	}
+	if got := tabState(); got != "Recent updates|" {
+		t.Fatalf("the Updates tab at first: %q", got)
+	}
+	edge := func(a, b int) {
+		p.must(200, "POST", "/api/canvas/edge", fmt.Sprintf(`{"from":%q,"to":%q,"type":"relation"}`, ids[a], ids[b]), "X-PMX-Agent", "alice")
+	}
+	edge(0, 1)
+	edge(1, 2)
+	// A commit that means nothing to the attention layer (a rename) is in
+	// the feed but not counted.
+	p.must(200, "PATCH", "/api/canvas/node/"+ids[4], `{"title":"N4, renamed"}`, "X-PMX-Agent", "alice")
+	until(t, "two unread", func() bool { return tabState() == "Recent updates — 2 new|2" })
+	if got := tabState(); got != "Recent updates — 2 new|2" {
+		t.Errorf("after the rename: %q", got)
+	}
+	click(t, page, updatesTab, 1)
+	until(t, "the count cleared", func() bool { return tabState() == "Recent updates|" })
+	if got := js(t, page, `return String(document.querySelectorAll(".ax-feed li").length)`); got != "3" {
+		t.Errorf("%s entries in the feed, want 3", got)
+	}
+	click(t, page, `.ax-tab[data-tab="gates"]`, 1)
+	for a := 0; a < 5; a++ {
+		for b := a + 2; b < 5; b++ {
+			edge(a, b)
+		}
+	}
+	edge(2, 3)
+	edge(3, 4)
+	edge(1, 0)
+	edge(2, 1)
+	edge(4, 3)
+	until(t, "9+ unread", func() bool { return tabState() == "Recent updates — 11 new|9+" })
+	noProblems(t, problems)
+}
+
 // tabAgent is the agent a tab's writes carry.
 func tabAgent(t *testing.T, page *rod.Page) string {
 	t.Helper()

@@ -312,6 +312,12 @@ function Steer() {
 
 const TABS = [["gates", "Decisions"], ["work", "Work"], ["timeline", "Timeline"], ["updates", "Updates"]];
 
+// seenUpdates is the newest commit the human has looked at in the feed;
+// unread counts the entries after it that carry a meaning (the attention
+// layer's events), shown on the Updates tab (9+ at most).
+const seenUpdates = signal(0);
+const unread = computed(() => updates.value.filter((u) => u.revision > seenUpdates.value && u.semantic?.length).length);
+
 function Panel({ onClose }) {
   const ref = useRef(null);
   useEffect(() => { ref.current.querySelector("button, input, textarea, select")?.focus(); }, []);
@@ -334,8 +340,10 @@ function Panel({ onClose }) {
     <${Presence} />
     <div class="ax-tabs" role="tablist" aria-label="Agent panel sections">
       ${TABS.map(([id, label]) => html`<button type="button" role="tab" aria-selected=${tab.value === id}
-        class=${"ax-tab" + (tab.value === id ? " active" : "")} data-tab=${id} onClick=${() => { tab.value = id; }}>
-        ${label}${id === "gates" && n > 0 ? ` (${n})` : ""}</button>`)}
+        class=${"ax-tab" + (tab.value === id ? " active" : "")} data-tab=${id} onClick=${() => { tab.value = id; }}
+        aria-label=${id === "updates" ? (unread.value ? `Recent updates — ${unread.value} new` : "Recent updates") : undefined}>
+        ${label}${id === "gates" && n > 0 ? ` (${n})` : ""}${id === "updates" && unread.value > 0 &&
+          html`<span class="ax-unread" aria-hidden="true">${unread.value > 9 ? "9+" : unread.value}</span>`}</button>`)}
     </div>
     ${notice.value && html`<p class="ax-notice" role="alert">${notice.value}</p>`}
     <div class="ax-body" role="tabpanel" aria-label=${TABS.find((t) => t[0] === tab.value)[1]}>
@@ -382,6 +390,10 @@ export function mountAX(toolbar) {
   document.body.append(layer);
   render(html`<${Overlay} />`, layer);
 
+  // The feed on screen is read.
+  effect(() => {
+    if (open.value && tab.value === "updates" && updates.value.length) seenUpdates.value = updates.value[0].revision;
+  });
   const base = document.title;
   effect(() => {
     const n = pendingGates.value.length;
