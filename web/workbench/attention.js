@@ -125,7 +125,7 @@ function neighbourhoods() {
   const out = new Map();
   for (const id of pins) {
     const p = nodes.get(id);
-    if (!p || !spatial(p)) continue;
+    if (!p || p.docked) continue; // a docked widget is not on the board
     const c = centre(p), near = [];
     for (const o of query(c.x - NEAR, c.y - NEAR, c.x + NEAR, c.y + NEAR)) {
       if (pins.has(o)) continue;
