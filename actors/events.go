@@ -114,7 +114,7 @@ func (e *eventsActor) drain() {
 			e.presence.wrote(item.agent, item.change, e.latest.Revision, e.ref.sys.cfg.Env.Timestamp())
 		}
 		for _, ev := range item.events {
-			e.emit(e.frame(e.latest, ev))
+			e.emit(e.frame(e.latest, ev, item.agent))
 			if ev.Name == canvas.EventLayoutUpdate && item.change != nil {
 				// The commit's change frame shares its layout frame's
 				// number: each stream gets one of the two (?changes=1).
@@ -159,8 +159,11 @@ func (e *eventsActor) dropSub(id uint64) {
 }
 
 // frame builds the stream event for a domain event; the payload gets the
-// reference's sessionId and timestamp envelope.
-func (e *eventsActor) frame(state *canvas.State, ev canvas.Event) *messages.StreamEvent {
+// reference's sessionId and timestamp envelope, and the agent of the
+// commit that sent it when it names one (a commit that changes only the
+// context pins sends no canvas-changes frame: this is how a feed names its
+// writer).
+func (e *eventsActor) frame(state *canvas.State, ev canvas.Event, agent string) *messages.StreamEvent {
 	ts := e.ref.sys.cfg.Env.Timestamp()
 	if ev.Name == canvas.EventLayoutUpdate {
 		return &messages.StreamEvent{Name: ev.Name, Data: layoutFrame{state: state, sessionID: e.ref.sys.cfg.SessionID, timestamp: ts}}
@@ -172,6 +175,9 @@ func (e *eventsActor) frame(state *canvas.State, ev canvas.Event) *messages.Stre
 	data["sessionId"] = e.ref.sys.cfg.SessionID
 	data["timestamp"] = ts
 	data["revision"] = state.Revision
+	if agent != "" {
+		data["agent"] = agent
+	}
 	return &messages.StreamEvent{Name: ev.Name, Data: data}
 }
 

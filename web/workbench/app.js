@@ -28,6 +28,7 @@ import { walk, ARROWS } from "./graphwalk.js";
 import { armConnection, armedConnection, connectTo, short } from "./connect.js";
 import { typeMenuItems } from "./node-menu-items.js";
 import { wheelZooms, chromeScale } from "./interact.js";
+import { setupAttention } from "./attention.js";
 
 const MIN_SCALE = 0.1, MAX_SCALE = 4;
 const MIN_W = 200, MIN_H = 100;
@@ -125,6 +126,8 @@ const world = $(".world");
 const layer = $(".nodes");
 const elements = new Map(); // id -> the node's DOM element (culled cards have none)
 const dockedIds = new Set(); // the nodes docked beside the toolbar
+// The focus field, change toasts and pulses (attention.js).
+setupAttention({ world, root: document.body, element: (id) => elements.get(id) });
 
 // ---- the event stream ----
 
@@ -360,6 +363,8 @@ function cull() {
   cullFrame = 0;
   if (farView()) {
     for (const [id, e] of elements) if (!pinnedCard(id)) removeElement(id, e);
+    culler.update();
+    cullEdges(false);
     farLayer.draw();
     wasFar = true;
     return;
@@ -381,7 +386,15 @@ function cull() {
       if (all || made < MOUNT_BUDGET || culler.inView(n)) { showCard(n); made++; } else deferred = true;
     } else if (e) removeElement(n.id, e);
   }
+  cullEdges(all);
   if (deferred) { culler.deferred(); scheduleCull(); }
+}
+
+// cullEdges: edges follow the cards, drawn when they come near the view
+// and taken away when they go far from it (all: the board is not culled).
+function cullEdges(all) {
+  const layerSVG = edgeLayer();
+  for (const id of S.edges.keys()) if (!edgeEls.has(id)) drawEdge(id, layerSVG); else if (!all) drawEdgeIfNear(id);
 }
 
 // renderHUD: the counts, the context-pin bar and the welcome card.
@@ -476,7 +489,7 @@ function createNode(n) {
 
 function updateNode(e, n) {
   const collapsed = !!n.collapsed;
-  e.className = "canvas-node";
+  e.className = e.classList.contains("attention-pulse") ? "canvas-node attention-pulse" : "canvas-node";
   e.classList.toggle("group-node", n.type === "group");
   e.classList.toggle("trace-node", n.type === "trace");
   e.classList.toggle("trace-running", n.type === "trace" && traceStatus(n.data || {}) === "running");
@@ -635,7 +648,7 @@ function drawEdge(id, layerSVG = edgeLayer()) {
   const e = S.edges.get(id);
   let g = edgeEls.get(id);
   const a = e && S.nodes.get(e.from), b = e && S.nodes.get(e.to);
-  if (!a || !b || docked(a) || docked(b)) {
+  if (!a || !b || docked(a) || docked(b) || (culling() && !edgeNear(a, b, !!g))) {
     if (g) { g.remove(); edgeEls.delete(id); }
     return;
   }
@@ -658,6 +671,13 @@ function drawEdge(id, layerSVG = edgeLayer()) {
   }
 }
 
+// edgeNear: on a culled board an edge is in the DOM while the box between
+// its ends' centres is near the view (cull.js).
+function edgeNear(a, b, had) {
+  const p = center(a), q = center(b);
+  return culler.wantsBox({ x0: Math.min(p.x, q.x), y0: Math.min(p.y, q.y), x1: Math.max(p.x, q.x), y1: Math.max(p.y, q.y) }, had);
+}
+
 function edgeClass(e) {
   const cls = ["edge", `edge-${e.type}`, e.style || (e.type === "references" ? "dashed" : "solid")];
   if (e.animated) cls.push("animated");
@@ -672,6 +692,12 @@ function restyleEdges() {
     const e = S.edges.get(id), line = g.firstChild;
     if (e && line) line.setAttribute("class", edgeClass(e));
   }
+}
+
+// drawEdgeIfNear takes away a drawn edge that left the view's neighbourhood.
+function drawEdgeIfNear(id) {
+  const e = S.edges.get(id), a = e && S.nodes.get(e.from), b = e && S.nodes.get(e.to);
+  if (a && b && !edgeNear(a, b, true)) drawEdge(id);
 }
 
 // drawEdgesOf redraws the edges at the given nodes (they moved or resized).

@@ -1,21 +1,24 @@
 // The updates feed and presence: who changed the board, and who is at it.
-// It opens its own lightweight subscription to the canvas's event stream
-// with ?changes=1 (one canvas-changes frame per commit, naming the writer's
-// agent) and ?client=<this tab's label>, so the presence strip can tell
-// the tabs apart; the board's own sync (app.js) is a separate stream.
-// Presence itself is read from GET /api/canvas/presence: after each change,
-// and every few seconds (tabs come and go without a frame).
+// It follows the tab's one event stream (sync.js, ?changes=1: one
+// canvas-changes frame per commit, naming the writer's agent, and the
+// tab's label ?client=, so the presence strip can tell the tabs apart).
+// A commit that changed only the context pins sends a context-pins-changed
+// frame instead, with its revision and agent. Presence itself is read from
+// GET /api/canvas/presence: after each change, and every few seconds (tabs
+// come and go without a frame).
 
 import { signal } from "./ui.js";
-import { api, apiURL, token } from "./client.js";
+import { api, tabLabel } from "./client.js";
+import { listen } from "./sync.js";
+
+export { tabLabel };
 
 const FEED_MAX = 50;
 
-// tabLabel names this tab in presence: workbench:<random id>.
-export const tabLabel = "workbench:" + Math.random().toString(36).slice(2, 8);
-
 // updates are the commits seen since the tab opened, newest first:
-// {revision, agent, at, nodes:[{id, title, removed}], text}.
+// {revision, agent, at, nodes:[{id, title, removed}], text, semantic}
+// where semantic are what the commit meant (attention.js: "Relationship
+// added", "Context updated", ...): [{kind, title, detail}].
 export const updates = signal([]);
 
 // presence is the last GET /api/canvas/presence reply.
@@ -61,29 +64,61 @@ async function refreshPresence() {
   }
 }
 
-// subscribeUpdates opens the stream; onAX runs on each AX frame, onConnect
-// on each (re)connection.
+// pending holds semantic entries that arrived before their commit's feed
+// entry (annotate), by revision.
+const pending = new Map();
+
+// annotate gives the feed entry of a commit (by revision) what it meant.
+export function annotate(revision, semantic) {
+  if (!semantic.length) return;
+  let found = false;
+  const next = updates.value.map((u) => {
+    if (u.revision !== revision) return u;
+    found = true;
+    return { ...u, semantic: [...(u.semantic || []), ...semantic] };
+  });
+  if (found) updates.value = next;
+  else {
+    pending.set(revision, [...(pending.get(revision) || []), ...semantic]);
+    if (pending.size > FEED_MAX) pending.delete(pending.keys().next().value);
+  }
+}
+
+// addUpdate puts a commit's entry at the top of the feed (replacing one
+// of the same commit: a commit that removed a pinned node sends both its
+// change and its pins).
+function addUpdate(u) {
+  const same = updates.value.find((x) => x.revision === u.revision);
+  u.semantic = [...(same?.semantic || []), ...(pending.get(u.revision) || [])];
+  pending.delete(u.revision);
+  updates.value = [u, ...updates.value.filter((x) => x !== same)].slice(0, FEED_MAX);
+  refreshPresence();
+}
+
+// subscribeUpdates follows the tab's stream; onAX runs on each AX frame,
+// onConnect on each (re)connection.
 export function subscribeUpdates({ onAX, onConnect }) {
-  const q = new URLSearchParams({ changes: "1", client: tabLabel });
-  if (token) q.set("token", token);
-  const es = new EventSource(apiURL("/api/workbench/events?" + q));
-  const on = (name, fn) => es.addEventListener(name, (e) => {
-    let d;
-    try { d = JSON.parse(e.data); } catch { return; }
-    fn(d);
-  });
-  on("connected", () => { onConnect(); refreshPresence(); });
-  on("canvas-layout-update", (d) => {
-    for (const n of d.layout?.nodes || []) titles.set(n.id, titleOf(n));
-  });
-  on("canvas-changes", (d) => {
-    const { nodes, text } = describe(d);
-    for (const n of nodes) if (!n.removed) titles.set(n.id, n.title);
-    updates.value = [{ revision: d.revision, agent: d.agent || "", at: d.timestamp, nodes, text },
-      ...updates.value].slice(0, FEED_MAX);
-    refreshPresence();
-  });
-  for (const name of ["ax-state-changed", "ax-event-created", "ax-interaction"]) on(name, onAX);
+  let open = false;
+  const handlers = {
+    status: (s) => { open = s === "connected"; },
+    connected: () => { onConnect(); refreshPresence(); },
+    "canvas-layout-update": (d) => {
+      for (const n of d.layout?.nodes || []) titles.set(n.id, titleOf(n));
+    },
+    "canvas-changes": (d) => {
+      const { nodes, text } = describe(d);
+      for (const n of nodes) if (!n.removed) titles.set(n.id, n.title);
+      addUpdate({ revision: d.revision, agent: d.agent || "", at: d.timestamp, nodes, text });
+    },
+    // A commit that changed only the pins (the connect burst's frame has
+    // no revision: it is the state, not a change).
+    "context-pins-changed": (d) => {
+      if (typeof d.revision !== "number" || updates.value.some((u) => u.revision === d.revision)) return;
+      addUpdate({ revision: d.revision, agent: d.agent || "", at: d.timestamp, nodes: [], text: "changed the context pins" });
+    },
+  };
+  for (const name of ["ax-state-changed", "ax-event-created", "ax-interaction"]) handlers[name] = onAX;
+  listen(handlers);
   // Only while the stream is open: a server that is down would only log.
-  setInterval(() => { if (es.readyState === EventSource.OPEN) refreshPresence(); }, 4000);
+  setInterval(() => { if (open) refreshPresence(); }, 4000);
 }

@@ -10,11 +10,11 @@
 // browser's. A pending gate cannot be missed: a badge on the toolbar button,
 // a toast when one arrives, and the count in the tab title.
 //
-// The panel follows its own event stream (?changes=1, labelled with this
-// tab's name for the presence strip); app.js's board sync is separate.
+// The panel follows the tab's one event stream (sync.js, fanned out by
+// axfeed.js).
 
 import { html, render, signal, computed, effect, useEffect, useRef, useState } from "./ui.js";
-import { api } from "./client.js";
+import { api, agent as ownAgent } from "./client.js";
 import { icon } from "./icons.js";
 import { subscribeUpdates, updates, presence, tabLabel, nodeTitle } from "./axfeed.js";
 
@@ -242,13 +242,24 @@ function Timeline() {
     <span class="ax-meta"> ${r.by || ""} · ${ago(r.at)}</span></li>`)}</ul>`;
 }
 
+// Updates is the feed: who changed what, and what it meant (the
+// attention layer's reading of the commit: a relationship added, the
+// context changed, ...).
 function Updates() {
   const rows = updates.value;
   if (rows.length === 0) return html`<p class="ax-empty">No changes since this tab opened.</p>`;
   return html`<ul class="ax-list ax-feed">${rows.map((u) => html`<li key=${u.revision} class="ax-row" data-revision=${u.revision}
       data-agent=${u.agent || ""}>
-    <strong class="ax-agent">${u.agent || "unattributed"}</strong> ${u.text}
-    <span class="ax-meta"> · rev ${u.revision} · ${ago(u.at)}</span></li>`)}</ul>`;
+    <strong class="ax-agent">${u.agent || "unattributed"}</strong>${u.agent && u.agent === ownAgent ? " (this tab)" : ""} ${u.text}
+    <span class="ax-meta"> · rev ${u.revision} · ${ago(u.at)}</span>
+    ${(u.semantic || []).map((m) => html`<span class="ax-semantic" data-kind=${m.kind}>${m.title}${m.detail ? ": " + m.detail : ""}</span>`)}</li>`)}</ul>`;
+}
+
+// showUpdates opens the panel on the updates feed (an attention toast's
+// click).
+export function showUpdates() {
+  open.value = true;
+  tab.value = "updates";
 }
 
 // Presence names the tabs and agents at the canvas and what each touched.
@@ -302,6 +313,12 @@ function Steer() {
 
 const TABS = [["gates", "Decisions"], ["work", "Work"], ["timeline", "Timeline"], ["updates", "Updates"]];
 
+// seenUpdates is the newest commit the human has looked at in the feed;
+// unread counts the entries after it that carry a meaning (the attention
+// layer's events), shown on the Updates tab (9+ at most).
+const seenUpdates = signal(0);
+const unread = computed(() => updates.value.filter((u) => u.revision > seenUpdates.value && u.semantic?.length).length);
+
 function Panel({ onClose }) {
   const ref = useRef(null);
   useEffect(() => { ref.current.querySelector("button, input, textarea, select")?.focus(); }, []);
@@ -324,8 +341,10 @@ function Panel({ onClose }) {
     <${Presence} />
     <div class="ax-tabs" role="tablist" aria-label="Agent panel sections">
       ${TABS.map(([id, label]) => html`<button type="button" role="tab" aria-selected=${tab.value === id}
-        class=${"ax-tab" + (tab.value === id ? " active" : "")} data-tab=${id} onClick=${() => { tab.value = id; }}>
-        ${label}${id === "gates" && n > 0 ? ` (${n})` : ""}</button>`)}
+        class=${"ax-tab" + (tab.value === id ? " active" : "")} data-tab=${id} onClick=${() => { tab.value = id; }}
+        aria-label=${id === "updates" ? (unread.value ? `Recent updates — ${unread.value} new` : "Recent updates") : undefined}>
+        ${label}${id === "gates" && n > 0 ? ` (${n})` : ""}${id === "updates" && unread.value > 0 &&
+          html`<span class="ax-unread" aria-hidden="true">${unread.value > 9 ? "9+" : unread.value}</span>`}</button>`)}
     </div>
     ${notice.value && html`<p class="ax-notice" role="alert">${notice.value}</p>`}
     <div class="ax-body" role="tabpanel" aria-label=${TABS.find((t) => t[0] === tab.value)[1]}>
@@ -372,6 +391,10 @@ export function mountAX(toolbar) {
   document.body.append(layer);
   render(html`<${Overlay} />`, layer);
 
+  // The feed on screen is read.
+  effect(() => {
+    if (open.value && tab.value === "updates" && updates.value.length) seenUpdates.value = updates.value[0].revision;
+  });
   const base = document.title;
   effect(() => {
     const n = pendingGates.value.length;

@@ -8,6 +8,14 @@ const params = new URLSearchParams(location.search);
 export const canvasId = params.get("canvas") || "";
 export const token = params.get("token") || "";
 
+// tabId names this tab: its stream is labelled workbench:<tabId> in
+// presence (tabLabel) and its writes are the agent human:<tabId> (agent),
+// so the updates feed and presence attribute a human's edits to the tab
+// that made them.
+const tabId = Math.random().toString(36).slice(2, 8);
+export const tabLabel = "workbench:" + tabId;
+export const agent = "human:" + tabId;
+
 // theme is the canvas's theme: dark, light or high-contrast.
 export const theme = signal(document.documentElement.dataset.theme || "dark");
 
@@ -17,11 +25,13 @@ export function apiURL(path) {
   return path + (path.includes("?") ? "&" : "?") + "canvas=" + encodeURIComponent(canvasId);
 }
 
-// api sends a JSON request with the page's token; it logs a failure and
+// api sends a JSON request with the page's token, and a write (anything
+// but GET) with this tab's agent (X-PMX-Agent); it logs a failure and
 // returns the response (null when the server is unreachable).
 export async function api(method, path, body) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = "Bearer " + token;
+  if (method !== "GET") headers["X-PMX-Agent"] = agent;
   try {
     const res = await fetch(apiURL(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     if (!res.ok) console.error(method, path, res.status, await res.text());

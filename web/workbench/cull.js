@@ -1,7 +1,9 @@
 // Viewport culling: on a large board only the cards near the view are in
 // the DOM, so panning, zooming and a change cost what is on screen, not
 // what the board holds. A small board keeps every card (its frames never
-// reload because the view moved).
+// reload because the view moved). Edges are culled the same way: an edge
+// is drawn while the box between its ends' centres is near the view (so an
+// edge whose ends are both off screen but that crosses the view stays).
 
 // CULL_MIN is the number of board nodes from which cards are culled.
 export const CULL_MIN = 300;
@@ -55,6 +57,12 @@ export function createCuller(view, size) {
     wants(n, had) {
       if (!near) this.update();
       return overlaps(n, had ? keep : near);
+    },
+    // wantsBox: the same for a world box {x0, y0, x1, y1} (an edge's).
+    wantsBox(b, had) {
+      if (!near) this.update();
+      const r = had ? keep : near;
+      return b.x0 <= r.x1 && b.x1 >= r.x0 && b.y0 <= r.y1 && b.y1 >= r.y0;
     },
   };
 }

@@ -8,13 +8,40 @@
 // reconnects with the last event number it saw (the server replays what
 // was missed, or sends a fresh layout when it cannot) after an exponential
 // backoff with jitter, without reloading the page.
+//
+// It is the tab's only stream: labelled with the tab's name (?client=, for
+// presence), and fanned out to every module of the page that follows the
+// canvas (listen): the board (app.js, through openSync's handlers), the
+// updates feed and the AX panel (axfeed.js), the attention layer.
 
-import { canvasId, token } from "./client.js";
+import { canvasId, token, tabLabel } from "./client.js";
 
 // The events whose frames carry the canvas revision they leave behind.
 const REVISION_EVENTS = ["connected", "mcp-app-host-snapshot", "canvas-layout-update", "canvas-changes",
   "canvas-viewport-update", "context-pins-changed", "theme-changed", "canvas-focus-node",
   "ax-state-changed", "ax-event-created", "ax-interaction"];
+
+// listeners are the page's other modules that follow the stream (listen).
+const listeners = new Set();
+
+// listen adds handlers {eventName(d), status(s)} that see the frames the
+// board applies, after the board: "connected", "canvas-layout-update" (a
+// whole layout: a fresh connection's, a resync's), "canvas-changes" (only
+// the changes applied, in order, none twice), and any other event. Add
+// them before openSync (an event name no handler had at connect time is
+// listened for from the next connection). Returns a function that removes
+// them.
+export function listen(handlers) {
+  listeners.add(handlers);
+  return () => listeners.delete(handlers);
+}
+
+function fan(name, d) {
+  for (const l of listeners) {
+    if (!l[name]) continue;
+    try { l[name](d); } catch (err) { console.error("stream listener", name, err); }
+  }
+}
 
 const BACKOFF_MIN = 250, BACKOFF_MAX = 4000;
 
@@ -32,6 +59,7 @@ export function backoff(n) {
 // commit's changes, in order; and any other event name → handler(d)}.
 // sessionId() is the session to ask to resume. Returns {resync()}.
 export function openSync(on, sessionId) {
+  const status = (s) => { on.status(s); fan("status", s); };
   let es = null, lastEventId = "", revision = null, retries = 0, timer = 0;
   let advanced = null; // {from, to}: the last revision step a frame other than a change made
   const state = { synced: false };
@@ -39,7 +67,7 @@ export function openSync(on, sessionId) {
   const connect = (resume) => {
     clearTimeout(timer);
     if (es) es.close();
-    const q = new URLSearchParams({ changes: "1" });
+    const q = new URLSearchParams({ changes: "1", client: tabLabel });
     if (canvasId) q.set("canvas", canvasId);
     if (token) q.set("token", token);
     if (sessionId()) q.set("session", sessionId());
@@ -48,7 +76,7 @@ export function openSync(on, sessionId) {
     if (resume && lastEventId !== "") q.set("lastEventId", lastEventId);
     else { revision = null; advanced = null; state.synced = false; }
     const src = es = new EventSource("/api/workbench/events?" + q);
-    on.status(state.synced ? "reconnecting" : "connecting");
+    status(state.synced ? "reconnecting" : "connecting");
 
     const handle = (name, e) => {
       if (src !== es) return; // a frame of a connection given up
@@ -62,12 +90,14 @@ export function openSync(on, sessionId) {
           // what it has. Otherwise a full layout follows.
           if (!d.resumed) { state.synced = false; revision = null; advanced = null; }
           on.connected(d);
-          on.status(state.synced ? "connected" : "syncing");
+          fan(name, d);
+          status(state.synced ? "connected" : "syncing");
           break;
         case "canvas-layout-update":
           state.synced = true;
           on.layout(d.layout || {});
-          on.status("connected");
+          fan(name, d);
+          status("connected");
           revision = d.revision ?? (d.layout && d.layout.revision) ?? revision;
           advanced = null;
           return;
@@ -84,16 +114,20 @@ export function openSync(on, sessionId) {
             return;
           }
           on.changes(d);
+          fan(name, d);
           break;
         default:
           if (on[name]) on[name](d);
+          fan(name, d);
       }
       if (typeof d.revision === "number" && d.revision !== revision) {
         advanced = name === "canvas-changes" ? null : { from: revision, to: d.revision };
         revision = d.revision;
       }
     };
-    for (const name of new Set([...REVISION_EVENTS, ...Object.keys(on)])) {
+    const names = new Set([...REVISION_EVENTS, ...Object.keys(on)]);
+    for (const l of listeners) for (const name of Object.keys(l)) names.add(name);
+    for (const name of names) {
       if (name === "status") continue;
       src.addEventListener(name, (e) => handle(name, e));
     }
@@ -101,7 +135,7 @@ export function openSync(on, sessionId) {
       if (src !== es) return;
       src.close();
       es = null;
-      on.status(state.synced ? "reconnecting" : "connecting");
+      status(state.synced ? "reconnecting" : "connecting");
       retries++;
       timer = setTimeout(() => connect(true), backoff(retries));
     };
