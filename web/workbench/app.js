@@ -1042,13 +1042,25 @@ addEventListener("keydown", (e) => {
     return;
   }
   if (e.key === "Tab") {
-    e.preventDefault();
+    // The board is one stop in the page's Tab order (the toolbars and
+    // panels keep theirs): inside it Tab walks the nodes, and past the
+    // last one (or before the first, with Shift) the focus goes on —
+    // the reference's Tab never left the board (a keyboard trap).
+    if (!viewportEl.contains(document.activeElement)) return;
     const ids = [...S.nodes.values()].filter((n) => !docked(n)).map((n) => n.id);
     if (ids.length === 0) return;
     const i = ids.indexOf(S.active);
-    const next = i < 0 ? ids[e.shiftKey ? ids.length - 1 : 0] : ids[(i + (e.shiftKey ? -1 : 1) + ids.length) % ids.length];
-    activate(next);
-    focusNode(next);
+    const j = i < 0 ? (e.shiftKey ? ids.length - 1 : 0) : i + (e.shiftKey ? -1 : 1);
+    if (j < 0 || j >= ids.length) {
+      elements.get(S.active)?.classList.remove("active");
+      S.active = null;
+      restyleEdges();
+      if (focusPast(viewportEl, e.shiftKey)) e.preventDefault();
+      return;
+    }
+    e.preventDefault();
+    activate(ids[j]);
+    focusNode(ids[j]);
     return;
   }
   if (ARROWS[e.key] && S.active && !mod && !e.altKey && !overlayOpen()) {
@@ -1061,6 +1073,22 @@ addEventListener("keydown", (e) => {
     if (next) { activate(next); focusNode(next); }
   }
 });
+
+// focusPast moves the focus to the first control after el's subtree (with
+// back, the last one before it), in document order, round to the other
+// end of the page; it reports whether there was one.
+function focusPast(el, back) {
+  const sel = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+  const outside = [...document.querySelectorAll(sel)].filter((c) => !el.contains(c) && c.getClientRects().length > 0);
+  // Nothing past the board: round to the page's other end (the browser's
+  // own chrome is out of a page's reach).
+  const target = back
+    ? outside.filter((c) => el.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_PRECEDING).pop() || outside[outside.length - 1]
+    : outside.find((c) => el.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING) || outside[0];
+  if (!target) return false;
+  target.focus();
+  return true;
+}
 
 // ---- gestures ----
 

@@ -1,0 +1,95 @@
+package main
+
+// The page by keyboard alone: Tab walks the toolbars, Enter acts, the
+// board is one Tab stop whose nodes Tab walks, and Tab leaves it again.
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod/lib/input"
+)
+
+func TestWorkbenchToolbarByKeyboard(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	a := p.addNode(`{"type":"markdown","title":"First","content":"a","x":100,"y":100,"width":300,"height":200}`)
+	b := p.addNode(`{"type":"markdown","title":"Second","content":"b","x":500,"y":100,"width":300,"height":200}`)
+	page, problems := openBoard(t, p)
+	name := func() string {
+		return js(t, page, `const e = document.activeElement; return e === document.body ? "(body)" : (e.getAttribute("aria-label") || e.textContent.trim() || e.className)`)
+	}
+	unnamed := js(t, page, `return [...document.querySelectorAll(".canvas-toolbar button, .hud-layer button, .canvas-toolbar [tabindex]")]
+		.filter((e) => !(e.getAttribute("aria-label") || e.textContent.trim()))
+		.map((e) => e.outerHTML.slice(0, 80)).join("\n")`)
+	if unnamed != "" {
+		t.Fatalf("toolbar controls without an accessible name:\n%s", unnamed)
+	}
+	tab := func() string {
+		t.Helper()
+		if err := page.Keyboard.Type(input.Tab); err != nil {
+			t.Fatal(err)
+		}
+		return name()
+	}
+	// From the page, Tab goes through the navigation toolbar in order.
+	var walked []string
+	for i := 0; i < 40 && (len(walked) == 0 || walked[len(walked)-1] != "Zoom in"); i++ {
+		walked = append(walked, tab())
+	}
+	if got := strings.Join(walked, ","); got != "Fit canvas,Reset view,Zoom in" {
+		t.Fatalf("Tab from the page walked %s", got)
+	}
+	zoom := func() string { return js(t, page, `return document.querySelector(".zoom-level").textContent`) }
+	before := zoom()
+	if err := page.Keyboard.Type(input.Enter); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "Enter on Zoom in zooms", func() bool { return zoom() != before })
+	// On through the toolbars to the board (one stop), then its nodes.
+	walked = walked[:0]
+	for i := 0; i < 40; i++ {
+		walked = append(walked, tab())
+		if js(t, page, `return document.activeElement?.classList.contains("canvas-viewport") ? "board" : ""`) == "board" {
+			break
+		}
+	}
+	for _, want := range []string{"Undo", "Redo", "Snapshots", "Search nodes and actions", "Keyboard shortcuts"} {
+		if !strings.Contains(strings.Join(walked, ","), want) {
+			t.Fatalf("Tab did not reach %q on its way to the board: %v", want, walked)
+		}
+	}
+	if js(t, page, `return document.activeElement?.classList.contains("canvas-viewport") ? "board" : ""`) != "board" {
+		t.Fatalf("Tab never reached the board: %v", walked)
+	}
+	active := func() string {
+		return js(t, page, `return document.querySelector(".canvas-node.active")?.dataset.nodeId ?? ""`)
+	}
+	tab()
+	until(t, "the first node active", func() bool { return active() == a })
+	tab()
+	until(t, "the second node active", func() bool { return active() == b })
+	// Past the last node the focus leaves the board and no node stays active.
+	tab()
+	if !within(5*time.Second, func() bool {
+		return js(t, page, `return document.activeElement && !document.activeElement.closest(".canvas-viewport") ? "out" : ""`) == "out" && active() == ""
+	}) {
+		t.Fatalf("after the last node, focus on %q (%s), active %q", name(), js(t, page, `return document.activeElement?.outerHTML.slice(0, 120) || ""`), active())
+	}
+	// Shift+Tab comes back to the board, onto the last node.
+	if err := page.Keyboard.Press(input.ShiftLeft); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 40 && js(t, page, `return document.activeElement?.closest(".canvas-viewport") ? "in" : ""`) != "in"; i++ {
+		if err := page.Keyboard.Type(input.Tab); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := page.Keyboard.Type(input.Tab); err != nil {
+		t.Fatal(err)
+	}
+	_ = page.Keyboard.Release(input.ShiftLeft)
+	until(t, "back on the last node", func() bool { return active() == b })
+	noProblems(t, problems)
+}
