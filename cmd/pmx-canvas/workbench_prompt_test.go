@@ -61,7 +61,9 @@ func TestWorkbenchTraceToggle(t *testing.T) {
 	// A second call follows the first on the grid, linked by a flow edge
 	// that runs while the call does.
 	p.must(200, "POST", "/api/canvas/ax/activity", map[string]any{"kind": "tool-start", "title": "Bash", "data": map[string]any{"toolCallId": "call-2"}})
-	until(t, "two pills", func() bool { return js(t, page, `return String(document.querySelectorAll(".canvas-node.trace-node").length)`) == "2" })
+	until(t, "two pills", func() bool {
+		return js(t, page, `return String(document.querySelectorAll(".canvas-node.trace-node").length)`) == "2"
+	})
 	var edges []map[string]any
 	if err := json.Unmarshal(p.must(200, "GET", "/api/canvas/edges", nil).raw, &edges); err != nil {
 		t.Fatal(err)
@@ -77,7 +79,9 @@ func TestWorkbenchTraceToggle(t *testing.T) {
 	})
 
 	click(t, page, ".trace-clear", 1)
-	until(t, "the pills gone", func() bool { return js(t, page, `return String(document.querySelectorAll(".canvas-node.trace-node").length)`) == "0" })
+	until(t, "the pills gone", func() bool {
+		return js(t, page, `return String(document.querySelectorAll(".canvas-node.trace-node").length)`) == "0"
+	})
 	if n := traceNodes(p); len(n) != 0 {
 		t.Fatalf("trace nodes after clear: %v", n)
 	}
@@ -101,7 +105,9 @@ func TestWorkbenchPromptThread(t *testing.T) {
 	rightClick(t, page, 200, 200)
 	until(t, "the board menu", func() bool { return strings.Contains(menuItems(t, page), "Ask the agent") })
 	clickMenuItem(t, page, "Ask the agent")
-	until(t, "the draft", func() bool { return js(t, page, `return document.querySelector(".prompt-draft .prompt-input") ? "y" : ""`) == "y" })
+	until(t, "the draft", func() bool {
+		return js(t, page, `return document.querySelector(".prompt-draft .prompt-input") ? "y" : ""`) == "y"
+	})
 	if got := js(t, page, `return document.querySelector(".prompt-draft .prompt-input").placeholder + "|" + document.querySelector(".prompt-draft .prompt-send").disabled`); got != "Ask the agent something…|true" {
 		t.Fatalf("the draft: %s", got)
 	}
@@ -157,7 +163,9 @@ func TestWorkbenchPromptThread(t *testing.T) {
 		turns := turnsOf(prompts()[0])
 		return len(turns) == 3 && turns[2].(map[string]any)["text"] == "And what next?" && dataOf(prompts()[0])["threadStatus"] == "pending"
 	})
-	until(t, "the reply in the thread", func() bool { return strings.HasSuffix(thread(), "|You:And what next?#Waiting for the agent…#3 turns") })
+	until(t, "the reply in the thread", func() bool {
+		return strings.HasSuffix(thread(), "|You:And what next?#Waiting for the agent…#3 turns")
+	})
 	if len(prompts()) != 1 {
 		t.Fatalf("the reply made another prompt node: %v", prompts())
 	}
