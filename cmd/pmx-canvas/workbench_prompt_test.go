@@ -101,10 +101,20 @@ func TestWorkbenchPromptThread(t *testing.T) {
 	p := startServer(t, "")
 	page, problems := openBoard(t, p)
 
-	// Right-click the board: "Ask the agent" places a draft prompt there.
-	rightClick(t, page, 200, 200)
-	until(t, "the board menu", func() bool { return strings.Contains(menuItems(t, page), "Ask the agent") })
-	clickMenuItem(t, page, "Ask the agent")
+	// The palette's "Ask the agent" places a draft prompt in the view.
+	chord(t, page, input.KeyK)
+	until(t, "the palette", func() bool {
+		return js(t, page, `return String(document.activeElement.className)`) == "command-palette-input"
+	})
+	if err := page.InsertText("ask the agent"); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the action", func() bool {
+		return js(t, page, `const l = document.querySelector(".command-palette-item .command-palette-label"); return l ? l.textContent : ""`) == "Ask the agent"
+	})
+	if err := page.Keyboard.Type(input.Enter); err != nil {
+		t.Fatal(err)
+	}
 	until(t, "the draft", func() bool {
 		return js(t, page, `return document.querySelector(".prompt-draft .prompt-input") ? "y" : ""`) == "y"
 	})

@@ -42,12 +42,12 @@ func (c *Caller) traceStart(ctx context.Context, canvas, name string) string {
 	if name == traceTool {
 		return ""
 	}
+	a, local := c.Invoker.(traceArmer)
+	if local && !a.TraceArmed(canvas) {
+		return ""
+	}
 	key := fmt.Sprintf("%p|%s", c.Invoker, canvas)
-	if a, ok := c.Invoker.(traceArmer); ok {
-		if !a.TraceArmed(canvas) {
-			return ""
-		}
-	} else if until, ok := traceOff.Load(key); ok && time.Now().Before(until.(time.Time)) {
+	if until, ok := traceOff.Load(key); !local && ok && time.Now().Before(until.(time.Time)) {
 		return ""
 	}
 	id := fmt.Sprintf("mcp-%x-%d", traceBoot, traceCall.Add(1))

@@ -1181,7 +1181,6 @@ viewportEl.addEventListener("contextmenu", (ev) => {
   const p = toWorld(ev.clientX, ev.clientY);
   showMenu(ev.clientX, ev.clientY, [
     { label: "New note", run: () => newNote(p) },
-    ...promptActions(() => p),
     "-",
     { label: "New group", run: () => api("POST", "/api/canvas/group", { title: "Group", x: Math.round(p.x), y: Math.round(p.y), width: 600, height: 400 }) },
   ]);

@@ -122,16 +122,17 @@ export function ResponseBody({ node }) {
   </div>`;
 }
 
-// promptActions are the menu and palette items that start a prompt at
-// where(): a draft prompt node (batch node.add, the only way to create
-// the internal type) whose composer asks the first question.
+// promptActions are the palette items that start a prompt centred on
+// where(): a draft prompt node (batch node.add, the only way to create the
+// internal type) whose composer asks the first question. (The board's
+// menu keeps the reference's items, web-client.md §9.2.)
 export function promptActions(where) {
   return [{
     label: "Ask the agent", badge: "ASK",
     run: () => {
       const p = where();
       api("POST", "/api/canvas/batch", { operations: [{ op: "node.add",
-        args: { type: "prompt", title: "Prompt", x: Math.round(p.x), y: Math.round(p.y), width: 520, height: 400 } }] });
+        args: { type: "prompt", title: "Prompt", x: Math.round(p.x - 260), y: Math.round(p.y - 200), width: 520, height: 400 } }] });
     },
   }];
 }
