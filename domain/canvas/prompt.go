@@ -162,7 +162,8 @@ func RespondPrompt(tx *Tx, in *messages.PromptRespondInput) (*Node, *messages.Er
 		turns[len(turns)-1] = last
 	}
 	if text != "" {
-		last["text"] = last["text"].(string) + text
+		prev, _ := last["text"].(string) // a batch may have stored anything
+		last["text"] = prev + text
 		tx.Emit(Event{Name: EventResponseDelta, Data: map[string]any{"nodeId": n.ID, "threadNodeId": n.ID, "delta": text}})
 	}
 	status := promptStatusStream

@@ -1,6 +1,7 @@
 package canvas
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -217,4 +218,57 @@ func TestPromptThread(t *testing.T) {
 			t.Errorf("%+v: %v", in, err)
 		}
 	}
+}
+
+// Any decoded input to the trace manager and the prompt thread either
+// applies or is refused with a field named; nothing panics.
+func FuzzTraceAndPrompt(f *testing.F) {
+	f.Add(`{"phase":"start","name":"Read","toolCallId":"a"}`, `{"text":"q"}`, `{"text":"x","done":true}`)
+	f.Add(`{"phase":"finish","name":"","parentToolCallId":"a"}`, `{"text":" ","threadNodeId":"p"}`, `{"error":"e"}`)
+	f.Fuzz(func(t *testing.T, trace, prompt, respond string) {
+		env := testEnv()
+		s := NewState()
+		tr := SetTraceEnabled(Trace{}, s, true)
+		for i := 0; i < 3; i++ {
+			var in messages.TraceRecordInput
+			if json.Unmarshal([]byte(trace), &in) != nil {
+				return
+			}
+			tx := Begin(s, env)
+			next, _, err := RecordTrace(tx, tr, &in)
+			if err != nil {
+				if err.Extra["field"] == nil {
+					t.Fatalf("unnamed refusal %v", err)
+				}
+				continue
+			}
+			tr = next
+			s, _, _ = tx.Commit()
+		}
+		var pin messages.PromptInput
+		if json.Unmarshal([]byte(prompt), &pin) != nil {
+			return
+		}
+		tx := Begin(s, env)
+		n, _, err := CreatePrompt(tx, &pin)
+		if err != nil {
+			if err.Extra["field"] == nil {
+				t.Fatalf("unnamed refusal %v", err)
+			}
+			return
+		}
+		s, _, _ = tx.Commit()
+		var rin messages.PromptRespondInput
+		if json.Unmarshal([]byte(respond), &rin) != nil {
+			return
+		}
+		rin.NodeID = n.ID
+		for i := 0; i < 2; i++ {
+			tx := Begin(s, env)
+			if _, err := RespondPrompt(tx, &rin); err != nil {
+				return
+			}
+			s, _, _ = tx.Commit()
+		}
+	})
 }
