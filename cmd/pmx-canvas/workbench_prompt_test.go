@@ -115,8 +115,8 @@ func TestWorkbenchPromptThread(t *testing.T) {
 	if err := page.Keyboard.Type(input.Enter); err != nil {
 		t.Fatal(err)
 	}
-	until(t, "the draft", func() bool {
-		return js(t, page, `return document.querySelector(".prompt-draft .prompt-input") ? "y" : ""`) == "y"
+	until(t, "the draft, focused", func() bool {
+		return js(t, page, `return document.activeElement?.matches(".prompt-draft .prompt-input") ? "y" : ""`) == "y"
 	})
 	if got := js(t, page, `return document.querySelector(".prompt-draft .prompt-input").placeholder + "|" + document.querySelector(".prompt-draft .prompt-send").disabled`); got != "Ask the agent something…|true" {
 		t.Fatalf("the draft: %s", got)
@@ -179,5 +179,38 @@ func TestWorkbenchPromptThread(t *testing.T) {
 	if len(prompts()) != 1 {
 		t.Fatalf("the reply made another prompt node: %v", prompts())
 	}
+	noProblems(t, problems)
+}
+
+// A response node (the reference's legacy answer node) shows its answer
+// and its Reply asks in the prompt's thread (the reference's Reply sent an
+// empty prompt and did nothing).
+func TestWorkbenchResponseReply(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	thread := p.must(200, "POST", "/api/canvas/prompt", map[string]any{"text": "Summarise", "position": map[string]any{"x": 700, "y": 60}}).str("nodeId")
+	p.must(200, "POST", "/api/canvas/batch", map[string]any{"operations": []any{map[string]any{"op": "node.add", "args": map[string]any{
+		"type": "response", "x": 60, "y": 60, "width": 520, "height": 360,
+		"data": map[string]any{"content": "It is **short**.", "status": "complete", "promptNodeId": thread}}}}})
+	page, problems := openBoard(t, p)
+	body := `.canvas-node[data-node-type="response"] .response-node`
+	until(t, "the response", func() bool {
+		return js(t, page, `const b = document.querySelector('`+body+`'); return b ? b.querySelector(".md-rendered strong")?.textContent + "|" + b.querySelector(".prompt-status").textContent : ""`) == "short|Complete"
+	})
+	click(t, page, body+" .prompt-send", 1)
+	typeInto(t, page, body+" .prompt-input", "Longer, please")
+	chord(t, page, input.Enter)
+	until(t, "the reply in the thread", func() bool {
+		for _, n := range boardNodes(p, "prompt") {
+			turns, _ := dataOf(n)["turns"].([]any)
+			if n["id"] == thread && len(turns) == 2 && turns[1].(map[string]any)["text"] == "Longer, please" {
+				return true
+			}
+		}
+		return false
+	})
+	until(t, "the composer cleared", func() bool {
+		return js(t, page, `return document.querySelector('`+body+` .prompt-input')?.value ?? "gone"`) == ""
+	})
 	noProblems(t, problems)
 }

@@ -9,11 +9,15 @@
 // steering of kind "prompt"; their answer streams in through
 // POST /api/canvas/prompt/:nodeId/response, which updates the node.
 
-import { html, useState, useRef } from "./ui.js";
+import { html, useState, useRef, useEffect } from "./ui.js";
 import { api } from "./client.js";
 import { useMarkdown } from "./markdown.js";
 
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform || "");
+
+// fresh are the drafts this page just created: their composer takes the
+// focus when it first appears, so the human can type at once.
+const fresh = new Set();
 const SEND_HINT = (isMac ? "⌘" : "Ctrl") + "+Enter to send";
 
 // ask sends text to the thread of node id; it resolves to an error text
@@ -32,6 +36,9 @@ function Composer({ id, placeholder, button, badge }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const area = useRef(null);
+  useEffect(() => {
+    if (fresh.delete(id) && area.current) area.current.focus();
+  }, []);
   const send = async () => {
     const t = text.trim();
     if (!t || busy) return;
@@ -129,10 +136,14 @@ export function ResponseBody({ node }) {
 export function promptActions(where) {
   return [{
     label: "Ask the agent", badge: "ASK",
-    run: () => {
+    run: async () => {
       const p = where();
-      api("POST", "/api/canvas/batch", { operations: [{ op: "node.add",
+      const res = await api("POST", "/api/canvas/batch", { operations: [{ op: "node.add",
         args: { type: "prompt", title: "Prompt", x: Math.round(p.x - 260), y: Math.round(p.y - 200), width: 520, height: 400 } }] });
+      if (!res || !res.ok) return;
+      const id = ((await res.json()).results || [])[0]?.id;
+      if (id && !document.querySelector(`.canvas-node[data-node-id="${CSS.escape(id)}"] .prompt-draft`)) fresh.add(id);
+      else if (id) document.querySelector(`.canvas-node[data-node-id="${CSS.escape(id)}"] .prompt-input`)?.focus();
     },
   }];
 }
