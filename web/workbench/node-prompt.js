@@ -65,9 +65,23 @@ function Composer({ id, placeholder, button, badge }) {
   </form>`;
 }
 
-// AgentText is an assistant turn's text as the server renders it.
+// useThrottled is value, updated at most every ms while on (a streamed
+// answer changes with every piece; each new source is one /api/render).
+function useThrottled(value, ms, on) {
+  const [shown, setShown] = useState(value);
+  const last = useRef(0);
+  useEffect(() => {
+    if (!on) { setShown(value); return undefined; }
+    const t = setTimeout(() => { last.current = Date.now(); setShown(value); }, Math.max(0, last.current + ms - Date.now()));
+    return () => clearTimeout(t);
+  }, [value, on]);
+  return on ? shown : value;
+}
+
+// AgentText is an assistant turn's text as the server renders it
+// (re-rendered at most every 400 ms while it streams).
 function AgentText({ text, streaming }) {
-  const rendered = useMarkdown(text);
+  const rendered = useMarkdown(useThrottled(text, 400, streaming));
   return html`<div class=${"prompt-turn-text" + (streaming ? " streaming" : "")}>
     ${rendered === null
       ? html`<div class="md-pending">${text}</div>`
