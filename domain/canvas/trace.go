@@ -60,20 +60,26 @@ func TraceDuration(ms int64) string {
 }
 
 // SetTraceEnabled turns the trace on or off. Turning it on places the grid
-// below every non-trace node (40, bottom + 80) and starts a new chain.
+// below every non-trace node (40, bottom + 80), starts a new chain, and
+// counts the trace nodes already on the board toward the cap (oldest
+// first), so the board never holds more than TraceNodesMax of them
+// because of the trace.
 func SetTraceEnabled(t Trace, s *State, on bool) Trace {
 	next := t
 	next.Enabled = on
 	if on && !t.Enabled {
 		bottom := 0.0
+		var pills []string
 		s.Nodes.Each(func(n *Node) bool {
-			if n.Type != "trace" && n.DockPosition == "" {
+			if n.Type == "trace" {
+				pills = append(pills, n.ID)
+			} else if n.DockPosition == "" {
 				bottom = max(bottom, n.Position.Y+n.Size.Height)
 			}
 			return true
 		})
 		next.OriginX, next.OriginY = 40, bottom+80
-		next.Next, next.Last, next.Open = 0, "", nil
+		next.Next, next.Last, next.Open, next.Pills = 0, "", nil, pills
 	}
 	return next
 }

@@ -21,11 +21,12 @@ func TestTraceManager(t *testing.T) {
 	s := NewState()
 	tx := Begin(s, env)
 	mustAdd(t, tx, `{"type":"markdown","title":"A","x":0,"y":0,"width":100,"height":300}`)
+	old := mustAdd(t, tx, `{"type":"trace","toolName":"earlier","x":0,"y":5000}`)
 	s, _, _ = tx.Commit()
 
 	tr := SetTraceEnabled(Trace{}, s, true)
-	if tr.OriginX != 40 || tr.OriginY != 380 {
-		t.Fatalf("origin %v,%v, want 40,380", tr.OriginX, tr.OriginY)
+	if tr.OriginX != 40 || tr.OriginY != 380 || len(tr.Pills) != 1 || tr.Pills[0] != old.ID {
+		t.Fatalf("origin %v,%v, want 40,380 (below the non-trace nodes); pills %v", tr.OriginX, tr.OriginY, tr.Pills)
 	}
 	var ids []string
 	for i := 0; i < 7; i++ {
@@ -117,7 +118,8 @@ func TestTraceManager(t *testing.T) {
 		}
 		return true
 	})
-	if _, still := s.Nodes.Get(ids[0]); count != messages.TraceNodesMax || still || len(tr.Pills) != messages.TraceNodesMax {
+	_, earlier := s.Nodes.Get(old.ID)
+	if _, still := s.Nodes.Get(ids[0]); count != messages.TraceNodesMax || still || earlier || len(tr.Pills) != messages.TraceNodesMax {
 		t.Fatalf("%d trace nodes (first still there: %v), want %d", count, still, messages.TraceNodesMax)
 	}
 
