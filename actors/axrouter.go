@@ -194,5 +194,6 @@ func (s *System) ingestActivity(ctx context.Context, ref *canvasRef, env *messag
 		}
 		body[st.key] = reply.Body.(map[string]any)[st.field]
 	}
+	s.traceActivity(ctx, ref, &sub, in)
 	return &messages.Reply{Body: body}, nil
 }

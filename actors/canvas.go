@@ -65,6 +65,9 @@ type canvasRef struct {
 	// goroutine touches it; it lives here so a restarted Layout resumes
 	// exactly where the failed one stopped (see layout.go).
 	layout *layoutCore
+	// workbench is the trace manager and the intent queue (workbench.go):
+	// the Layout writes it, reads and the Events actor load its views.
+	workbench workbenchState
 	// apps is the registry of live app sessions (apps.go); their actors
 	// are the Apps actor's children.
 	apps *appsCore

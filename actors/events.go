@@ -231,6 +231,14 @@ func (e *eventsActor) subscribe(ctx actor.Context, req messages.SubscribeRequest
 				"count": len(pins), "nodeIds": pins, "sessionId": sessionID, "timestamp": ts,
 			}},
 		)
+		if e.ref.workbench.traceOn.Load() {
+			// Ours: the reference sends no trace state on connect, so a
+			// reloaded workbench showed the trace off while it was on. Off
+			// is what a fresh connect means without it.
+			initial = append(initial, &messages.StreamEvent{Seq: head, Name: eventTraceState, Data: map[string]any{
+				"enabled": true, "sessionId": sessionID, "timestamp": ts,
+			}})
+		}
 	}
 
 	ch := make(chan *messages.StreamEvent, e.ref.sys.cfg.SubscriberBuffer)

@@ -158,7 +158,7 @@ func input[T any]() func() any { return func() any { return new(T) } }
 
 // Catalog is every operation the server knows, in HTTP registration order
 // (order matters where paths overlap, e.g. snapshots/gc before snapshots/:id).
-var Catalog = concatOps(canvasOps, contentOps, appOps, axOps, webviewOps, presenceOps)
+var Catalog = concatOps(canvasOps, contentOps, appOps, axOps, webviewOps, presenceOps, workbenchOps)
 
 func concatOps(lists ...[]*Op) []*Op {
 	var out []*Op

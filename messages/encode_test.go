@@ -44,7 +44,8 @@ func sample(v reflect.Value) {
 		v.Set(reflect.ValueOf("v"))
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() {
+			// json:"-" fields are the server's own (never on the wire).
+			if f := v.Type().Field(i); f.IsExported() && f.Tag.Get("json") != "-" {
 				sample(v.Field(i))
 			}
 		}

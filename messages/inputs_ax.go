@@ -180,6 +180,10 @@ type AxSteerInput struct {
 	Message *string `json:"message" doc:"The instruction (must not be blank)." pmx:"required,handler"`
 	To      *string `json:"to" doc:"The one consumer (agent) to deliver it to; absent, any consumer may claim it."`
 	Source  string  `json:"source" doc:"Who is acting, stored on the record. Absent or unknown: mcp." enum:"sources"`
+	// Kind and NodeID are set by the server only (a prompt asked on the
+	// canvas is delivered as steering of kind "prompt" naming its node).
+	Kind   string `json:"-"`
+	NodeID string `json:"-"`
 }
 
 // AxTimelineInput is the input of ax.timeline.get.

@@ -190,6 +190,10 @@ type Steering struct {
 	CreatedAt   time.Time `json:"createdAt"`
 	Source      string    `json:"source"`
 	DeliveredTo string    `json:"deliveredTo,omitempty"`
+	// Kind is "prompt" for a question asked on the canvas, NodeID its
+	// prompt node (answer it with prompt.respond); both absent otherwise.
+	Kind   string `json:"kind,omitempty"`
+	NodeID string `json:"nodeId,omitempty"`
 }
 
 // PendingItem is open AX work a consumer should know about.

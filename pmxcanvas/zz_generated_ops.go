@@ -735,3 +735,38 @@ func (c *Canvas) WebviewScreenshot(ctx context.Context, in *messages.WebviewScre
 func (c *Canvas) PresenceGet(ctx context.Context) (*messages.Presence, error) {
 	return runOp[messages.Presence](ctx, c, "presence.get", nil)
 }
+
+// WorkbenchIntent runs workbench.intent (POST /api/workbench/intent): Send a
+// workbench intent: trace-toggle and trace-clear drive the trace manager;
+// every other type is queued for agents (newest 120).
+func (c *Canvas) WorkbenchIntent(ctx context.Context, in *messages.WorkbenchIntentInput) (*messages.IntentResult, error) {
+	return runOp[messages.IntentResult](ctx, c, "workbench.intent", in)
+}
+
+// WorkbenchIntents runs workbench.intents (GET /api/workbench/intents): List
+// the queued generic workbench intents, oldest first (the newest 120), and the
+// trace state.
+func (c *Canvas) WorkbenchIntents(ctx context.Context, in *messages.WorkbenchIntentsInput) (*messages.IntentList, error) {
+	return runOp[messages.IntentList](ctx, c, "workbench.intents", in)
+}
+
+// TraceRecord runs trace.record (POST /api/workbench/trace): Feed the trace
+// manager one tool start or finish; while the trace is on it becomes a trace
+// pill (ignored while off).
+func (c *Canvas) TraceRecord(ctx context.Context, in *messages.TraceRecordInput) (*messages.TraceRecordResult, error) {
+	return runOp[messages.TraceRecordResult](ctx, c, "trace.record", in)
+}
+
+// PromptCreate runs prompt.create (POST /api/canvas/prompt): Ask the agent on
+// the canvas: a new prompt thread node, or a reply in a thread (threadNodeId);
+// delivered to agents as steering of kind prompt.
+func (c *Canvas) PromptCreate(ctx context.Context, in *messages.PromptInput) (*messages.PromptResult, error) {
+	return runOp[messages.PromptResult](ctx, c, "prompt.create", in)
+}
+
+// PromptRespond runs prompt.respond (POST
+// /api/canvas/prompt/:nodeId/response): Answer a prompt thread: append text to
+// the assistant's turn (streaming), done:true completes it.
+func (c *Canvas) PromptRespond(ctx context.Context, in *messages.PromptRespondInput) (*messages.PromptRespondResult, error) {
+	return runOp[messages.PromptRespondResult](ctx, c, "prompt.respond", in)
+}

@@ -53,7 +53,7 @@ func (s *paritySide) expand(text string) string {
 }
 
 var (
-	cliParityID = regexp.MustCompile(`\b(node|graph|ui|edge|group|snap|work|appr|rev|elic|mode|evt|evd|steer|mut|ann|artifact)-[0-9a-z]+-[0-9a-z]+\b`)
+	cliParityID = regexp.MustCompile(`\b(node|graph|ui|edge|group|snap|work|appr|rev|elic|mode|evt|evd|steer|mut|ann|artifact|prompt|trace|intent)-[0-9a-z]+-[0-9a-z]+\b`)
 	cliParityTS = regexp.MustCompile(`(\d{4}-\d\d-\d\dT)?\d\d:\d\d:\d\d(\.\d+)?Z?`)
 )
 
@@ -231,6 +231,15 @@ func TestCLIHTTPParity(t *testing.T) {
 		{cli: []string{"ax", "surface-token", "--node-id", "{A}"}, method: "GET", path: "/api/canvas/ax/surface-token?nodeId={A}", mask: []string{"token"}},
 		{cli: []string{"ax", "stats"}, method: "GET", path: "/api/canvas/ax/stats"},
 		{cli: []string{"presence"}, method: "GET", path: "/api/canvas/presence"},
+		{cli: []string{"workbench", "intent", "trace-toggle", "--payload", `{"enabled":true}`}, method: "POST", path: "/api/workbench/intent", body: `{"type":"trace-toggle","payload":{"enabled":true}}`},
+		{cli: []string{"trace", "record", "start", "Read", "--tool-call-id", "t1"}, method: "POST", path: "/api/workbench/trace", body: `{"phase":"start","name":"Read","toolCallId":"t1"}`},
+		{cli: []string{"trace", "record", "finish", "Read", "--tool-call-id", "t1", "--result-summary", "ok"}, method: "POST", path: "/api/workbench/trace", body: `{"phase":"finish","name":"Read","toolCallId":"t1","resultSummary":"ok"}`},
+		{cli: []string{"workbench", "intent", "trace-clear"}, method: "POST", path: "/api/workbench/intent", body: `{"type":"trace-clear"}`},
+		{cli: []string{"workbench", "intent", "trace-toggle"}, method: "POST", path: "/api/workbench/intent", body: `{"type":"trace-toggle"}`},
+		{cli: []string{"workbench", "intent", "focus-primary"}, method: "POST", path: "/api/workbench/intent", body: `{"type":"focus-primary"}`},
+		{cli: []string{"workbench", "intents"}, method: "GET", path: "/api/workbench/intents"},
+		{cli: []string{"prompt", "what", "now?"}, method: "POST", path: "/api/canvas/prompt", body: `{"text":"what now?"}`, save: map[string]string{"PR": "nodeId"}},
+		{cli: []string{"prompt", "respond", "{PR}", "this", "--done"}, method: "POST", path: "/api/canvas/prompt/{PR}/response", body: `{"text":"this","done":true}`},
 		{cli: []string{"ax", "surface-token", "--surface", "workbench"}, method: "GET", path: "/api/canvas/ax/surface-token?surface=workbench", mask: []string{"token"}},
 		{cli: []string{"theme", "set", "--theme", "light"}, method: "POST", path: "/api/canvas/theme", body: `{"theme":"light"}`},
 		{cli: []string{"theme", "get"}, method: "GET", path: "/api/canvas/theme"},

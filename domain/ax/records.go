@@ -201,6 +201,11 @@ type Steering struct {
 	// To is the one consumer the message is for (ours); absent, every
 	// consumer may claim it. The human steers one agent of several.
 	To *string `json:"to,omitempty"`
+	// Kind is "prompt" for a question asked on the canvas (ours; absent for
+	// plain steering) and NodeID its prompt node, which the agent answers
+	// with prompt.respond.
+	Kind   string `json:"kind,omitempty"`
+	NodeID string `json:"nodeId,omitempty"`
 }
 
 // Board is the AxState actor's canvas-bound state. Slices are never

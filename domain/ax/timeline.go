@@ -71,6 +71,8 @@ func newSteering(in *messages.AxSteerInput, source string, env *canvas.Env) (*St
 		CreatedAt: env.Timestamp(),
 		Source:    sourcePtr(source),
 		To:        trimmedOrNil(in.To),
+		Kind:      in.Kind,
+		NodeID:    in.NodeID,
 	}, nil
 }
 

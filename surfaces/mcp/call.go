@@ -56,9 +56,13 @@ func (c *Caller) Call(ctx context.Context, name string, args Args) *Result {
 	if canvas == "" {
 		canvas = messages.DefaultCanvas
 	}
+	traceID := c.traceStart(ctx, canvas, name)
 	res, err := c.run(ctx, t, canvas, args)
 	if err != nil {
-		return &Result{IsError: true, Text: errorText(err)}
+		res = &Result{IsError: true, Text: errorText(err)}
+	}
+	if traceID != "" {
+		c.traceFinish(ctx, canvas, name, traceID, res)
 	}
 	return res
 }

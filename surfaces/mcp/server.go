@@ -271,6 +271,9 @@ func eventClass(name string) string {
 	switch name {
 	case "connected", "ping", "mcp-app-host-snapshot", "ax-interaction", messages.ChangesEvent: // the layout frame notifies
 		return ""
+	case "trace-state", "workbench-intent", "canvas-prompt-created", "canvas-prompt-status",
+		"canvas-response-start", "canvas-response-delta", "canvas-response-complete":
+		return "" // no resource shows them; a node they change comes with its layout frame
 	case "context-pins-changed":
 		return ClassPins
 	case "ax-state-changed":

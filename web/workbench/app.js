@@ -14,6 +14,8 @@ import { api, theme } from "./client.js";
 import { mountBody, unmountBody } from "./renderers.js";
 import { isExtApp } from "./node-app.js";
 import { traceStatus } from "./node-trace.js";
+import { mountTrace, traceState, traceReset, traceCounts } from "./trace.js";
+import { promptActions } from "./node-prompt.js";
 import { DockedStatus } from "./node-status.js";
 import { mountAX } from "./axpanel.js";
 import { html, render as draw } from "./ui.js";
@@ -121,6 +123,7 @@ app.innerHTML = `
 
 const $ = (sel) => app.querySelector(sel);
 mountAX($(".action-bar")); // the AX panel: its button, panel, toasts, tab-title count
+mountTrace($(".action-bar"), () => { if (S.status === "connected") renderCounts(); }); // trace toggle and clear
 const viewportEl = $(".canvas-viewport");
 const world = $(".world");
 const layer = $(".nodes");
@@ -136,8 +139,10 @@ setupAttention({ world, root: document.body, element: (id) => elements.get(id) }
 // cards, edges and docked widgets it names are redrawn.
 const streamHandlers = {
   status: setStatus,
+  "trace-state": traceState,
   connected: (d) => {
     S.sessionId = d.sessionId || "";
+    if (!d.resumed) traceReset();
     if (d.theme) applyTheme(d.theme);
   },
   layout: (layout) => {
@@ -410,6 +415,9 @@ function renderCounts() {
   const nc = S.nodes.size, ec = S.edges.size;
   let counts = `${nc} ${nc === 1 ? "node" : "nodes"}`;
   if (ec > 0) counts += ` · ${ec} ${ec === 1 ? "edge" : "edges"}`;
+  let tc = 0;
+  for (const n of S.nodes.values()) if (n.type === "trace") tc++;
+  counts += traceCounts(tc);
   $(".counts").textContent = counts;
 }
 
@@ -1002,6 +1010,7 @@ const paletteContext = {
   badgeOf: (n) => TYPE_LABELS[n.type] || n.type,
   actions: [
     { label: "New note (markdown node)", badge: "CREATE", run: () => newNote(null) },
+    ...promptActions(() => toWorld(innerWidth / 2, innerHeight / 2)),
     { label: "Fit all nodes", badge: "VIEW", run: () => fitView() },
     { label: "Auto-arrange (grid)", badge: "LAYOUT", run: () => api("POST", "/api/canvas/arrange", { layout: "grid" }) },
     { label: "Auto-arrange (column)", badge: "LAYOUT", run: () => api("POST", "/api/canvas/arrange", { layout: "column" }) },

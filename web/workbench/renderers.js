@@ -16,6 +16,7 @@ import { SurfaceFrame } from "./node-frame.js";
 import { DiffBody } from "./node-diff.js";
 import { GroupBody } from "./node-group.js";
 import { AppBody } from "./node-app.js";
+import { PromptBody, ResponseBody } from "./node-prompt.js";
 
 // RENDERERS: the body component of each node type. An html primitive is
 // stored as an html node; a web artifact is an mcp-app node.
@@ -23,6 +24,7 @@ export const RENDERERS = {
   markdown: MarkdownBody, status: StatusBody, context: ContextBody, ledger: LedgerBody, trace: TraceBody,
   file: FileBody, image: ImageBody, webpage: WebpageBody, diff: DiffBody, group: GroupBody, "mcp-app": AppBody,
   html: SurfaceFrame, "json-render": SurfaceFrame, graph: SurfaceFrame, mermaid: SurfaceFrame,
+  prompt: PromptBody, response: ResponseBody,
 };
 
 // expanded: drawn in the focus overlay (overlay.js), not on a card.
