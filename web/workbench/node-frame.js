@@ -16,6 +16,7 @@
 import { html, useRef, useMemo, useEffect } from "./ui.js";
 import { apiURL, theme } from "./client.js";
 import { useContentHeight } from "./frame-height.js";
+import { useSurfaceAX } from "./surface-ax.js";
 
 const HTML_SANDBOX = "allow-scripts";
 const VIEWER_SANDBOX = "allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox";
@@ -42,7 +43,7 @@ function version(node) {
 export function SurfaceFrame({ node, expanded }) {
   const d = node.data || {};
   const frame = useRef(null);
-  const tokens = useMemo(() => ({ theme: nonce(), frame: nonce() }), []);
+  const tokens = useMemo(() => ({ theme: nonce(), frame: nonce(), ax: nonce() }), []);
   const surface = isHTMLSurface(node);
   const v = version(node);
   const current = theme.value;
@@ -54,12 +55,15 @@ export function SurfaceFrame({ node, expanded }) {
       : { type: "pmx-theme", theme: theme.peek() }, "*");
   };
   useEffect(post, [current]);
+  // The AX bridge (surface-ax.js): the server turns it on in the document
+  // only for a node whose AX capabilities allow something.
+  useSurfaceAX(frame, node.id, tokens.ax, surface);
   // It grows to its content: an html surface names its frame nonce, the
   // viewer its node.
   useContentHeight(frame, node, (m) => !expanded && (surface ? m.frameToken === tokens.frame : m.nodeId === node.id));
   if (surface && !String(d.html ?? d.content ?? "").trim()) return html`<div class="node-empty">No HTML content set</div>`;
   const q = new URLSearchParams({ theme: loadTheme, v });
-  if (surface) { q.set("themeToken", tokens.theme); q.set("frameToken", tokens.frame); }
+  if (surface) { q.set("themeToken", tokens.theme); q.set("frameToken", tokens.frame); q.set("axToken", tokens.ax); }
   const viewer = !surface && typeof d.url === "string" && d.url.startsWith("/api/") ? d.url : null;
   if (viewer && expanded) q.set("display", "expanded");
   const src = apiURL(viewer ? `${viewer}${viewer.includes("?") ? "&" : "?"}${q}` : `/api/canvas/surface/${encodeURIComponent(node.id)}?${q}`);
