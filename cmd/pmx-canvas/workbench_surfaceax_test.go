@@ -33,7 +33,9 @@ PMX_AX.on("state", (s) => { document.getElementById("count").textContent = Strin
 		v, err := frame.Eval(`() => typeof window.PMX_AX === "object" && !!document.getElementById("work")`)
 		return err == nil && v.Value.Bool()
 	})
-	text := func(id string) string { return frame.MustEval(`(id) => document.getElementById(id).textContent`, id).Str() }
+	text := func(id string) string {
+		return frame.MustEval(`(id) => document.getElementById(id).textContent`, id).Str()
+	}
 
 	frame.MustElement("#work").MustClick()
 	if !within(10*time.Second, func() bool { return text("out") == "ok ax.work.create From the surface" }) {
