@@ -93,3 +93,53 @@ func TestWorkbenchToolbarByKeyboard(t *testing.T) {
 	until(t, "back on the last node", func() bool { return active() == b })
 	noProblems(t, problems)
 }
+
+// The group menu's custom colour: the native picker shows the group's
+// colour, and a #rrggbb typed into the field beside it (Enter) sets it; a
+// bad value is marked and changes nothing.
+func TestWorkbenchCustomGroupColor(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	g := p.must(200, "POST", "/api/canvas/group", `{"title":"Team","childIds":[]}`).str("id")
+	p.must(200, "PATCH", "/api/canvas/node/"+g, `{"data":{"color":"#22c55e"}}`)
+	page, problems := openBoard(t, p)
+	color := func() any { return p.must(200, "GET", "/api/canvas/node/"+g, nil).body["data"].(map[string]any)["color"] }
+	open := func() {
+		t.Helper()
+		x, y, _ := box(t, page, `[data-node-id="`+g+`"] .node-body`)
+		rightClick(t, page, x, y)
+		until(t, "the custom colour row", func() bool {
+			return js(t, page, `return document.querySelector('.context-menu input[type=color][aria-label="Custom group color"]')?.value || ""`) == "#22c55e"
+		})
+	}
+	open()
+	field := `.context-menu .context-menu-hex`
+	typeInto(t, page, field, "")
+	chord(t, page, input.KeyA)
+	if err := page.InsertText("zz"); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Keyboard.Type(input.Enter); err != nil {
+		t.Fatal(err)
+	}
+	if got := js(t, page, `return document.querySelector('`+field+`')?.getAttribute("aria-invalid") || ""`); got != "true" {
+		t.Fatalf("a bad colour is not marked: %q", got)
+	}
+	if color() != "#22c55e" {
+		t.Fatalf("a bad colour changed the group: %v", color())
+	}
+	chord(t, page, input.KeyA)
+	if err := page.InsertText("0EA5E9"); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Keyboard.Type(input.Enter); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the custom colour on the server and the frame", func() bool {
+		return color() == "#0ea5e9" && js(t, page, `return getComputedStyle(document.querySelector('[data-node-id="`+g+`"]')).borderTopColor`) == "rgb(14, 165, 233)"
+	})
+	if js(t, page, `return String(!!document.querySelector(".context-menu"))`) != "false" {
+		t.Fatal("the menu stayed open after the colour was set")
+	}
+	noProblems(t, problems)
+}

@@ -260,7 +260,7 @@ func TestWorkbenchRendersEveryNodeType(t *testing.T) {
 	}
 	gx, gy, _ := box(t, page, fmt.Sprintf(`[data-node-id=%q] .node-body`, green))
 	rightClick(t, page, gx, gy)
-	if got := menuItems(t, page); !strings.HasSuffix(got, "|-|Group color|Theme default color|Ungroup (0 nodes)|-|Close") {
+	if got := menuItems(t, page); !strings.HasSuffix(got, "|-|Group color|Custom group color|Theme default color|Ungroup (0 nodes)|-|Close") {
 		t.Fatalf("group menu %q", got)
 	}
 	click(t, page, `.context-menu [aria-label="Set group color to Red"]`, 1)

@@ -982,6 +982,7 @@ function nodeMenu(id, x, y) {
     const setColor = (color) => api("PATCH", "/api/canvas/node/" + encodeURIComponent(id), { data: { color } });
     specific.push(
       { label: "Group color", swatches: GROUP_COLORS.map(([name, color]) => ({ name, color, run: () => setColor(color) })) },
+      { label: "Custom group color", color: String(n.data?.color || ""), run: (color) => setColor(color) },
       { label: "Theme default color", run: () => setColor(null) },
       { label: `Ungroup (${count} ${count === 1 ? "node" : "nodes"})`,
         run: () => api("POST", "/api/canvas/group/ungroup", { groupId: id }) });

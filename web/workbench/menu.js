@@ -10,7 +10,9 @@ export function closeMenu() {
 // showMenu opens a menu at a screen point. items: {label, run} or "-" for a
 // separator, {label, info:true} for a line that only closes the menu, or
 // {label, swatches: [{name, color, run}]} for a row of colour buttons
-// (each named "Set <label> to <name>").
+// (each named "Set <label> to <name>"), or {label, color, run} for a custom
+// colour row: the native colour picker and a #rrggbb field (Enter applies)
+// side by side, so the keyboard can set any colour too.
 export function showMenu(x, y, items) {
   closeMenu();
   const menu = document.createElement("div");
@@ -23,6 +25,10 @@ export function showMenu(x, y, items) {
     }
     if (item.swatches) {
       menu.append(swatchRow(item));
+      continue;
+    }
+    if (item.color !== undefined) {
+      menu.append(customColorRow(item));
       continue;
     }
     const b = document.createElement("button");
@@ -70,6 +76,43 @@ function swatchRow(item) {
     });
     row.append(b);
   }
+  return row;
+}
+
+// hexColor is s as #rrggbb (#rgb and a missing # accepted), or "".
+export function hexColor(s) {
+  let v = String(s).trim().toLowerCase();
+  if (!v.startsWith("#")) v = "#" + v;
+  if (/^#[0-9a-f]{3}$/.test(v)) v = "#" + [...v.slice(1)].map((c) => c + c).join("");
+  return /^#[0-9a-f]{6}$/.test(v) ? v : "";
+}
+
+function customColorRow(item) {
+  const row = document.createElement("div");
+  row.className = "context-menu-swatches context-menu-custom";
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", item.label);
+  const label = document.createElement("span");
+  label.className = "context-menu-swatches-label";
+  label.textContent = item.label;
+  const current = hexColor(item.color || "") || "#3b82f6";
+  const pick = Object.assign(document.createElement("input"), { type: "color", value: current, className: "context-menu-color" });
+  pick.setAttribute("aria-label", item.label);
+  pick.title = item.label;
+  pick.addEventListener("change", () => { closeMenu(); item.run(pick.value); });
+  const hex = Object.assign(document.createElement("input"), { type: "text", value: item.color ? current : "", placeholder: "#rrggbb",
+    maxLength: 7, spellcheck: false, className: "context-menu-hex" });
+  hex.setAttribute("aria-label", item.label + " (hex, Enter applies)");
+  hex.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    const v = hexColor(hex.value);
+    if (!v) { hex.setAttribute("aria-invalid", "true"); return; }
+    closeMenu();
+    item.run(v);
+  });
+  hex.addEventListener("input", () => hex.removeAttribute("aria-invalid"));
+  row.append(label, pick, hex);
   return row;
 }
 
