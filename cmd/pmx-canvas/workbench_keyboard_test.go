@@ -103,7 +103,9 @@ func TestWorkbenchCustomGroupColor(t *testing.T) {
 	g := p.must(200, "POST", "/api/canvas/group", `{"title":"Team","childIds":[]}`).str("id")
 	p.must(200, "PATCH", "/api/canvas/node/"+g, `{"data":{"color":"#22c55e"}}`)
 	page, problems := openBoard(t, p)
-	color := func() any { return p.must(200, "GET", "/api/canvas/node/"+g, nil).body["data"].(map[string]any)["color"] }
+	color := func() any {
+		return p.must(200, "GET", "/api/canvas/node/"+g, nil).body["data"].(map[string]any)["color"]
+	}
 	open := func() {
 		t.Helper()
 		x, y, _ := box(t, page, `[data-node-id="`+g+`"] .node-body`)
