@@ -370,3 +370,58 @@ func TestWorkbenchCullsALargeBoard(t *testing.T) {
 		t.Errorf("the first card is not back in the DOM at the top left")
 	}
 }
+
+// On a culled board a card whose frame left the view is parked, not
+// destroyed: panned back, the frame shows the page as the human left it
+// (the same document, its state), not a fresh load.
+func TestWorkbenchCulledFrameKeepsItsPage(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	var ops []string
+	for i := 0; i < 400; i++ {
+		ops = append(ops, fmt.Sprintf(`{"op":"node.add","args":{"type":"markdown","title":"card %d","content":"c%d","x":%d,"y":%d,"width":300,"height":200}}`, i, i, 400+(i%40)*400, (i/40)*400))
+	}
+	p.must(200, "POST", "/api/canvas/batch", "["+strings.Join(ops, ",")+"]")
+	app := `<button id=inc>+1</button> <b id=n>0</b> <i id=born></i>
+<script>document.getElementById("born").textContent = String(Math.random());
+document.getElementById("inc").onclick = () => { const n = document.getElementById("n"); n.textContent = String(Number(n.textContent) + 1); };</script>`
+	id := p.addNode(fmt.Sprintf(`{"type":"html","title":"Counter","html":%q,"x":20,"y":20,"width":340,"height":200}`, app))
+	p.must(200, "POST", "/api/canvas/viewport", `{"x":0,"y":0,"scale":0.99}`)
+	page := browsertest.Open(t, p.url+"/workbench", 1280, 800)
+	problems := browsertest.Problems(t, page)
+	sel := cardSel(id) + " iframe"
+	until(t, "the counter frame", func() bool {
+		return js(t, page, fmt.Sprintf(`return String(!!document.querySelector(%q))`, sel)) == "true"
+	})
+	frame := page.MustElement(sel).MustFrame()
+	until(t, "the counter page", func() bool {
+		v, err := frame.Eval(`() => document.getElementById("born")?.textContent || ""`)
+		return err == nil && v.Value.Str() != ""
+	})
+	born := frame.MustEval(`() => document.getElementById("born").textContent`).Str()
+	frame.MustElement("#inc").MustClick()
+	frame.MustElement("#inc").MustClick()
+	until(t, "two clicks counted", func() bool { return frame.MustEval(`() => document.getElementById("n").textContent`).Str() == "2" })
+
+	visible := func() string {
+		return js(t, page, fmt.Sprintf(`const e = document.querySelector(%q); return !e ? "gone" : e.getClientRects().length ? "shown" : "hidden"`, cardSel(id)))
+	}
+	// Far away: the card is out of the view's DOM (parked, not shown).
+	p.must(200, "POST", "/api/canvas/viewport", `{"x":-15200,"y":-3400,"scale":1}`)
+	until(t, "the card culled", func() bool { return visible() != "shown" })
+	if got := js(t, page, `return String(document.querySelectorAll(".canvas-node:not(.card-parked)").length)`); got == "401" {
+		t.Fatal("the board is not culled")
+	}
+	// Back: the same page, with its state.
+	p.must(200, "POST", "/api/canvas/viewport", `{"x":0,"y":0,"scale":0.99}`)
+	until(t, "the card back", func() bool { return visible() == "shown" })
+	if got := frame.MustEval(`() => document.getElementById("born").textContent + "|" + document.getElementById("n").textContent`).Str(); got != born+"|2" {
+		t.Fatalf("the frame reloaded: %q, want %q", got, born+"|2")
+	}
+	// A node that is removed while parked leaves no card behind.
+	p.must(200, "POST", "/api/canvas/viewport", `{"x":-15200,"y":-3400,"scale":1}`)
+	until(t, "the card culled again", func() bool { return visible() != "shown" })
+	p.must(200, "DELETE", "/api/canvas/node/"+id, nil)
+	until(t, "the parked card gone", func() bool { return visible() == "gone" })
+	noProblems(t, problems)
+}

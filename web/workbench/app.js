@@ -277,6 +277,10 @@ function render() {
     const n = S.nodes.get(id);
     if (!n || docked(n)) removeElement(id, e);
   }
+  for (const id of [...parked.keys()]) {
+    const n = S.nodes.get(id);
+    if (!n || docked(n)) dropParked(id);
+  }
   culler.update();
   // Groups first, then the rest, in layout order.
   for (const n of S.nodes.values()) if (n.type === "group" && !docked(n)) showCard(n);
@@ -301,6 +305,7 @@ function patch(changed, removed, edgeIds) {
     if (dockedIds.delete(id)) dockedDirty = true;
     const e = elements.get(id);
     if (e) removeElement(id, e);
+    dropParked(id);
     S.selected.delete(id);
     S.raised.delete(id);
     if (S.active === id) S.active = null;
@@ -317,6 +322,7 @@ function patch(changed, removed, edgeIds) {
       dockedIds.add(id);
       const e = elements.get(id);
       if (e) removeElement(id, e);
+      dropParked(id);
     } else {
       dockedIds.delete(id);
       S.maxZ = Math.max(S.maxZ, n.zIndex || 0);
@@ -336,9 +342,10 @@ function patch(changed, removed, edgeIds) {
 function showCard(n) {
   let e = elements.get(n.id);
   if (culling() && !pinnedCard(n.id) && (farView() || !culler.wants(n, !!e))) {
-    if (e) removeElement(n.id, e);
+    if (e) cullElement(n.id, e);
     return;
   }
+  if (!e) e = unpark(n.id);
   if (!e) {
     e = createNode(n);
     elements.set(n.id, e);
@@ -367,7 +374,7 @@ function scheduleCull() {
 function cull() {
   cullFrame = 0;
   if (farView()) {
-    for (const [id, e] of elements) if (!pinnedCard(id)) removeElement(id, e);
+    for (const [id, e] of elements) if (!pinnedCard(id)) cullElement(id, e);
     culler.update();
     cullEdges(false);
     farLayer.draw();
@@ -389,7 +396,7 @@ function cull() {
     if (all || pinnedCard(n.id) || culler.wants(n, !!e)) {
       if (e) continue;
       if (all || made < MOUNT_BUDGET || culler.inView(n)) { showCard(n); made++; } else deferred = true;
-    } else if (e) removeElement(n.id, e);
+    } else if (e) cullElement(n.id, e);
   }
   cullEdges(all);
   if (deferred) { culler.deferred(); scheduleCull(); }
@@ -544,6 +551,42 @@ function removeElement(id, e) {
   unmountBody(e.querySelector(".node-body"));
   e.remove();
   elements.delete(id);
+}
+
+// Culled cards that hold a frame are parked, not removed: hidden in the
+// DOM (an iframe that stays in the document keeps its page), up to
+// PARK_MAX of them, the longest parked going first. A frame that comes
+// back into view then shows the page as the human left it (an app's state,
+// a scrolled document) instead of loading again.
+const PARK_MAX = 16;
+const parked = new Map(); // id -> card, in parking order
+
+function cullElement(id, e) {
+  if (!e.querySelector("iframe")) { removeElement(id, e); return; }
+  elements.delete(id);
+  e.classList.add("card-parked");
+  e.setAttribute("aria-hidden", "true");
+  parked.delete(id);
+  parked.set(id, e);
+  if (parked.size > PARK_MAX) dropParked(parked.keys().next().value);
+}
+
+function unpark(id) {
+  const e = parked.get(id);
+  if (!e) return null;
+  parked.delete(id);
+  e.classList.remove("card-parked");
+  e.removeAttribute("aria-hidden");
+  elements.set(id, e);
+  return e;
+}
+
+function dropParked(id) {
+  const e = parked.get(id);
+  if (!e) return;
+  parked.delete(id);
+  unmountBody(e.querySelector(".node-body"));
+  e.remove();
 }
 
 function place(e, n) {
