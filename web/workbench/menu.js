@@ -51,15 +51,21 @@ export function showMenu(x, y, items) {
   open = menu;
 }
 
-function swatchRow(item) {
+// labelledRow is a menu row of controls named by item.label.
+function labelledRow(item, className) {
   const row = document.createElement("div");
-  row.className = "context-menu-swatches";
+  row.className = className;
   row.setAttribute("role", "group");
   row.setAttribute("aria-label", item.label);
   const label = document.createElement("span");
   label.className = "context-menu-swatches-label";
   label.textContent = item.label;
   row.append(label);
+  return row;
+}
+
+function swatchRow(item) {
+  const row = labelledRow(item, "context-menu-swatches");
   for (const sw of item.swatches) {
     const b = document.createElement("button");
     b.type = "button";
@@ -88,13 +94,7 @@ export function hexColor(s) {
 }
 
 function customColorRow(item) {
-  const row = document.createElement("div");
-  row.className = "context-menu-swatches context-menu-custom";
-  row.setAttribute("role", "group");
-  row.setAttribute("aria-label", item.label);
-  const label = document.createElement("span");
-  label.className = "context-menu-swatches-label";
-  label.textContent = item.label;
+  const row = labelledRow(item, "context-menu-swatches context-menu-custom");
   const current = hexColor(item.color || "") || "#3b82f6";
   const pick = Object.assign(document.createElement("input"), { type: "color", value: current, className: "context-menu-color" });
   pick.setAttribute("aria-label", item.label);
@@ -112,7 +112,7 @@ function customColorRow(item) {
     item.run(v);
   });
   hex.addEventListener("input", () => hex.removeAttribute("aria-invalid"));
-  row.append(label, pick, hex);
+  row.append(pick, hex);
   return row;
 }
 
