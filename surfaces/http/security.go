@@ -115,13 +115,15 @@ func (s *Server) guard(c *fiber.Ctx) error {
 }
 
 // Content-Security-Policy values: the workbench may run only its own
-// scripts, talk only to this server and be framed only by itself; every
+// scripts, talk only to this server and be framed only by itself (it may
+// frame web pages: a webpage node's live preview, sandboxed and asked for
+// in the focus overlay); every
 // other response (JSON, binary) may load nothing and be framed only by the
 // workbench.
 const (
 	workbenchCSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
 		"img-src 'self' data: blob: http: https:; font-src 'self' data:; connect-src 'self'; " +
-		"frame-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
+		"frame-src 'self' http: https:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'"
 	apiCSP = "default-src 'none'; frame-ancestors 'self'"
 )
 
