@@ -797,15 +797,22 @@ let movingTimer = 0;
 function markMoving() {
   world.classList.add("moving");
   clearTimeout(movingTimer);
-  movingTimer = setTimeout(() => world.classList.remove("moving"), 200);
+  movingTimer = setTimeout(() => {
+    world.classList.remove("moving");
+    chromeScale(world, S.view.scale);
+  }, 200);
 }
 
 function applyView() {
   const v = S.view;
   const transform = `matrix(${v.scale}, 0, 0, ${v.scale}, ${v.x}, ${v.y})`;
-  if (world.style.transform && world.style.transform !== transform) markMoving();
+  const moving = world.style.transform && world.style.transform !== transform;
+  if (moving) markMoving();
   world.style.transform = transform;
-  chromeScale(world, v.scale);
+  // The chrome's counter-scale restyles and lays out every card: while the
+  // view moves (a zoom gesture, an animation) the cards scale with the
+  // world, and the chrome takes its size once the view rests (markMoving).
+  if (!moving) chromeScale(world, v.scale);
   $(".zoom-level").textContent = Math.round(v.scale * 100) + "%";
   minimap.draw();
   scheduleCull();
