@@ -145,3 +145,79 @@ func TestWorkbenchCustomGroupColor(t *testing.T) {
 	}
 	noProblems(t, problems)
 }
+
+// The node menu from the keyboard: on the active node Shift+F10 opens it
+// with the focus on its first item, the arrows walk it (not the graph),
+// Escape closes it and gives the focus back, End then Enter runs Close.
+func TestWorkbenchNodeMenuByKeyboard(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	a := p.addNode(`{"type":"markdown","title":"First","content":"a","x":100,"y":100,"width":300,"height":200}`)
+	b := p.addNode(`{"type":"markdown","title":"Second","content":"b","x":500,"y":100,"width":300,"height":200}`)
+	p.must(200, "POST", "/api/canvas/edge", map[string]any{"from": a, "to": b, "type": "relation"})
+	page, problems := openBoard(t, p)
+	for i := 0; i < 40 && js(t, page, `return document.activeElement?.classList.contains("canvas-viewport") ? "board" : ""`) != "board"; i++ {
+		if err := page.Keyboard.Type(input.Tab); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := page.Keyboard.Type(input.Tab); err != nil {
+		t.Fatal(err)
+	}
+	active := func() string {
+		return js(t, page, `return document.querySelector(".canvas-node.active")?.dataset.nodeId ?? ""`)
+	}
+	until(t, "the first node active", func() bool { return active() == a })
+	shiftF10 := func() {
+		t.Helper()
+		if err := page.Keyboard.Press(input.ShiftLeft); err != nil {
+			t.Fatal(err)
+		}
+		if err := page.Keyboard.Type(input.F10); err != nil {
+			t.Fatal(err)
+		}
+		if err := page.Keyboard.Release(input.ShiftLeft); err != nil {
+			t.Fatal(err)
+		}
+	}
+	focused := func() string {
+		return js(t, page, `const e = document.activeElement; return e?.closest(".context-menu") ? (e.textContent || e.getAttribute("aria-label")) : "(outside)"`)
+	}
+	shiftF10()
+	until(t, "the menu with the focus on its first item", func() bool { return focused() == "Focus" })
+	if err := page.Keyboard.Type(input.ArrowDown); err != nil {
+		t.Fatal(err)
+	}
+	if got := focused(); got == "Focus" || got == "(outside)" {
+		t.Fatalf("ArrowDown did not move in the menu: %q", got)
+	}
+	if active() != a {
+		t.Fatalf("ArrowDown in the menu walked the graph to %q", active())
+	}
+	if err := page.Keyboard.Type(input.Escape); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the menu closed, the focus back on the board", func() bool {
+		return js(t, page, `return !document.querySelector(".context-menu") && document.activeElement?.classList.contains("canvas-viewport") ? "y" : ""`) == "y"
+	})
+	shiftF10()
+	until(t, "the menu again", func() bool { return focused() == "Focus" })
+	if err := page.Keyboard.Type(input.End); err != nil {
+		t.Fatal(err)
+	}
+	if got := focused(); got != "Close" {
+		t.Fatalf("End focused %q, want Close", got)
+	}
+	if err := page.Keyboard.Type(input.Enter); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the node closed on the server", func() bool {
+		for _, n := range nodesOf(p.state("")) {
+			if n["id"] == a {
+				return false
+			}
+		}
+		return true
+	})
+	noProblems(t, problems)
+}

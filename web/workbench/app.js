@@ -1009,7 +1009,7 @@ const GROUP_COLORS = [["Blue", "#3b82f6"], ["Green", "#22c55e"], ["Yellow", "#ea
   ["Gray", "#6b7280"], ["Purple", "#a855f7"]];
 
 // nodeMenu is the right-click menu of a node (web-client.md §9.1).
-function nodeMenu(id, x, y) {
+function nodeMenu(id, x, y, opts) {
   const n = S.nodes.get(id);
   if (!n) return;
   const edges = (incident.get(id) || new Set()).size;
@@ -1045,7 +1045,7 @@ function nodeMenu(id, x, y) {
   }
   if (specific.length) items.push("-", ...specific);
   items.push("-", { label: "Close", run: () => closeNode(id) });
-  showMenu(x, y, items);
+  showMenu(x, y, items, opts);
 }
 
 // undock places a docked node in the middle of the current view.
@@ -1121,6 +1121,14 @@ addEventListener("keydown", (e) => {
     e.preventDefault();
     activate(ids[j]);
     focusNode(ids[j]);
+    return;
+  }
+  // The node menu from the keyboard: Shift+F10 or the menu key on the
+  // active node (every item then by arrows and Enter, menu.js).
+  if ((e.key === "ContextMenu" || (e.shiftKey && e.key === "F10")) && S.active && elements.has(S.active)) {
+    e.preventDefault();
+    const r = elements.get(S.active).getBoundingClientRect();
+    nodeMenu(S.active, r.left + 12, r.top + 12, { keyboard: true });
     return;
   }
   if (ARROWS[e.key] && S.active && !mod && !e.altKey && !overlayOpen()) {

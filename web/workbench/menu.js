@@ -3,17 +3,29 @@
 
 let open = null;
 
+let returnFocus = null;
+
 export function closeMenu() {
-  if (open) { open.remove(); open = null; }
+  if (!open) return;
+  const hadFocus = open.contains(document.activeElement);
+  open.remove();
+  open = null;
+  // A menu opened from the keyboard gives the focus back where it was.
+  if (hadFocus && returnFocus?.isConnected) returnFocus.focus({ preventScroll: true });
+  returnFocus = null;
 }
 
-// showMenu opens a menu at a screen point. items: {label, run} or "-" for a
+// The menu's controls in order (items, swatches, colour fields).
+const controls = () => (open ? [...open.querySelectorAll("button, input")] : []);
+
+// showMenu opens a menu at a screen point (keyboard: opened from the
+// keyboard, so its first item takes the focus). items: {label, run} or "-" for a
 // separator, {label, info:true} for a line that only closes the menu, or
 // {label, swatches: [{name, color, run}]} for a row of colour buttons
 // (each named "Set <label> to <name>"), or {label, color, run} for a custom
 // colour row: the native colour picker and a #rrggbb field (Enter applies)
 // side by side, so the keyboard can set any colour too.
-export function showMenu(x, y, items) {
+export function showMenu(x, y, items, { keyboard = false } = {}) {
   closeMenu();
   const menu = document.createElement("div");
   menu.className = "context-menu";
@@ -49,6 +61,12 @@ export function showMenu(x, y, items) {
   menu.style.top = Math.max(0, Math.min(y, innerHeight - h)) + "px";
   document.body.append(menu);
   open = menu;
+  // From the keyboard (Shift+F10, the menu key) the first item takes the
+  // focus; the arrow keys walk the menu, Enter acts, Escape closes.
+  if (keyboard) {
+    returnFocus = document.activeElement;
+    controls()[0]?.focus();
+  }
 }
 
 // labelledRow is a menu row of controls named by item.label.
@@ -117,4 +135,15 @@ function customColorRow(item) {
 }
 
 addEventListener("pointerdown", (e) => { if (open && !open.contains(e.target)) closeMenu(); }, true);
-addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
+addEventListener("keydown", (e) => {
+  if (!open) return;
+  // The menu's keys are the menu's: the board does not see them.
+  if (e.key === "Escape") { closeMenu(); e.stopImmediatePropagation(); return; }
+  if (!open.contains(document.activeElement)) return;
+  e.stopImmediatePropagation();
+  const list = controls(), i = list.indexOf(document.activeElement);
+  const to = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: list.length - 1 }[e.key];
+  if (to === undefined || document.activeElement.type === "text" && (e.key === "Home" || e.key === "End")) return;
+  e.preventDefault();
+  list[(to + list.length) % list.length]?.focus();
+});
