@@ -4,6 +4,7 @@ package main
 // board is one Tab stop whose nodes Tab walks, and Tab leaves it again.
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -219,5 +220,55 @@ func TestWorkbenchNodeMenuByKeyboard(t *testing.T) {
 		}
 		return true
 	})
+	noProblems(t, problems)
+}
+
+// Alt+arrows move the active node 20 px (with Shift 1 px), a group with
+// its children, and each press reaches the server.
+func TestWorkbenchMoveNodeByKeyboard(t *testing.T) {
+	requireChromium(t)
+	p := startServer(t, "")
+	a := p.addNode(`{"type":"markdown","title":"Mover","content":"a","x":100,"y":100,"width":300,"height":200}`)
+	page, problems := openBoard(t, p)
+	for i := 0; i < 40 && js(t, page, `return document.activeElement?.classList.contains("canvas-viewport") ? "board" : ""`) != "board"; i++ {
+		if err := page.Keyboard.Type(input.Tab); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := page.Keyboard.Type(input.Tab); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the node active", func() bool {
+		return js(t, page, `return document.querySelector(".canvas-node.active")?.dataset.nodeId ?? ""`) == a
+	})
+	with := func(mods []input.Key, k input.Key) {
+		t.Helper()
+		for _, m := range mods {
+			if err := page.Keyboard.Press(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := page.Keyboard.Type(k); err != nil {
+			t.Fatal(err)
+		}
+		for i := len(mods) - 1; i >= 0; i-- {
+			if err := page.Keyboard.Release(mods[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	pos := func() string {
+		n := p.must(200, "GET", "/api/canvas/node/"+a, nil).body
+		ps, _ := n["position"].(map[string]any)
+		return fmt.Sprintf("%v,%v", ps["x"], ps["y"])
+	}
+	with([]input.Key{input.AltLeft}, input.ArrowRight)
+	with([]input.Key{input.AltLeft}, input.ArrowRight)
+	with([]input.Key{input.AltLeft}, input.ArrowDown)
+	with([]input.Key{input.AltLeft, input.ShiftLeft}, input.ArrowLeft)
+	until(t, "the node moved on the server", func() bool { return pos() == "139,120" })
+	if got := js(t, page, `const e = document.querySelector(".canvas-node.active"); return e.style.left + "," + e.style.top`); got != "139px,120px" {
+		t.Fatalf("the card is at %s", got)
+	}
 	noProblems(t, problems)
 }

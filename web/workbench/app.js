@@ -939,7 +939,8 @@ function toggleShortcuts() {
   const mod = /Mac/.test(navigator.platform) ? "Cmd" : "Ctrl";
   const groups = {
     Navigation: [[`${mod}+K`, "Command palette"], ["Tab / Shift+Tab", "Cycle nodes"], [`${mod}+0`, "Reset view"],
-      [`${mod}++ / ${mod}+-`, "Zoom in / out"], ["Wheel, pinch", "Zoom about the pointer"], ["Trackpad scroll", "Pan"], ["Arrows", "Walk the graph"]],
+      [`${mod}++ / ${mod}+-`, "Zoom in / out"], ["Wheel, pinch", "Zoom about the pointer"], ["Trackpad scroll", "Pan"], ["Arrows", "Walk the graph"],
+      ["Alt+Arrows (Shift: 1 px)", "Move the active node"], ["Shift+F10", "Node menu"]],
     Creation: [["Double-click", "New note"], ["Drag a port to a node", "Connect"], ["Menu: Connect from here", "Then click a node"]],
     Selection: [["Click", "Focus"], ["Shift+Click", "Toggle selection"], ["Shift+Drag", "Lasso"], ["Esc", "Clear / close"]],
     View: [["?", "This overlay"], ["Minimap click/drag", "Move the view"], ["Right-click", "Context menu"]],
@@ -1129,6 +1130,11 @@ addEventListener("keydown", (e) => {
     e.preventDefault();
     const r = elements.get(S.active).getBoundingClientRect();
     nodeMenu(S.active, r.left + 12, r.top + 12, { keyboard: true });
+    return;
+  }
+  if (ARROWS[e.key] && S.active && e.altKey && !mod && !overlayOpen()) {
+    e.preventDefault();
+    nudge(S.active, ARROWS[e.key], e.shiftKey ? 1 : 20);
     return;
   }
   if (ARROWS[e.key] && S.active && !mod && !e.altKey && !overlayOpen()) {
@@ -1346,10 +1352,8 @@ viewportEl.addEventListener("dblclick", (ev) => {
 
 // Drag by the title bar; a group carries its children. Nothing goes to the
 // server until release.
-function startDrag(ev, id) {
-  const n = S.nodes.get(id);
-  if (!n) return;
-  ev.preventDefault();
+// moversOf: what moving n moves (a group carries its children).
+function moversOf(n) {
   const movers = [n];
   if (n.type === "group") {
     for (const c of (n.data && n.data.children) || []) {
@@ -1357,6 +1361,29 @@ function startDrag(ev, id) {
       if (child && child.type !== "group") movers.push(child);
     }
   }
+  return movers;
+}
+
+// nudge moves the active node (and a group's children) by the keyboard:
+// Alt+arrow 20 px, with Shift 1 px; one update per key press.
+function nudge(id, dir, step) {
+  const n = S.nodes.get(id);
+  if (!n) return;
+  const movers = moversOf(n);
+  for (const m of movers) {
+    m.position = { x: Math.round(m.position.x + dir[0] * step), y: Math.round(m.position.y + dir[1] * step) };
+    const me = elements.get(m.id);
+    if (me) place(me, m);
+  }
+  drawEdgesOf(movers.map((m) => m.id));
+  api("POST", "/api/canvas/update", { updates: movers.map((m) => ({ id: m.id, position: m.position })) });
+}
+
+function startDrag(ev, id) {
+  const n = S.nodes.get(id);
+  if (!n) return;
+  ev.preventDefault();
+  const movers = moversOf(n);
   const origin = movers.map((m) => ({ m, x: m.position.x, y: m.position.y }));
   const sx = ev.clientX, sy = ev.clientY;
   // Snap guides (snap.js): the dragged card snaps to the other cards'
