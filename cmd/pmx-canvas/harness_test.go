@@ -302,6 +302,10 @@ func (p *proc) openStream(query string, headers ...string) *sseStream {
 
 func (s *sseStream) next(t *testing.T) sseFrame {
 	t.Helper()
+	// One deadline for the call: pings do not extend it (a missing frame
+	// once hung a test for ten minutes, a ping every few seconds resetting
+	// a per-receive timer).
+	deadline := time.After(10 * time.Second)
 	for {
 		select {
 		case f, ok := <-s.frames:
@@ -312,7 +316,7 @@ func (s *sseStream) next(t *testing.T) sseFrame {
 				continue
 			}
 			return f
-		case <-time.After(10 * time.Second):
+		case <-deadline:
 			t.Fatal("no event within 10s")
 		}
 	}

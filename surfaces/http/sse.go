@@ -218,7 +218,10 @@ func (s *Server) stream(w *streamConn, sub *messages.Subscription) (ended bool) 
 			// Take what is already queued too, and write once.
 			var closed bool
 			batch, closed = drain(append(batch[:0], ev), sub.Events)
-			out := coalesce(batch)
+			out := batch
+			if behind(batch) {
+				out = coalesce(batch)
+			}
 			if w.frames(out) != nil {
 				return false
 			}
@@ -257,6 +260,32 @@ func drain(batch []*messages.StreamEvent, ch <-chan *messages.StreamEvent) ([]*m
 // LayoutEvent is the event whose payload is the whole layout (the domain's
 // canvas.EventLayoutUpdate, which this surface may not import).
 const LayoutEvent = messages.LayoutEvent
+
+// coalesceBytes is how many bytes of queued layout frames a subscriber is
+// sent as they are; past it the batch is coalesced to its newest layout.
+// Below it every mutation's frame goes out, as the reference's stream
+// sends them (clients count on one layout frame per write).
+const coalesceBytes = 1 << 20
+
+// behind reports whether a batch holds more layout bytes than
+// coalesceBytes: a subscriber that far behind gets only the newest layout.
+// The layouts of one batch are of one canvas moments apart, so the newest
+// one's size (which is sent anyway) stands for each.
+func behind(batch []*messages.StreamEvent) bool {
+	n := 0
+	var newest *messages.StreamEvent
+	for _, f := range batch {
+		if f.Name == LayoutEvent {
+			n++
+			newest = f
+		}
+	}
+	if n < 2 {
+		return false
+	}
+	data, err := newest.JSON()
+	return err != nil || n*len(data) > coalesceBytes
+}
 
 // coalesce drops from a batch of queued frames every full-layout frame that
 // a later one in the same batch replaces: a client that fell behind gets

@@ -38,3 +38,34 @@ func TestCoalesceKeepsOnlyTheNewestLayout(t *testing.T) {
 		}
 	}
 }
+
+// A subscriber is behind, and its batch coalesced, only when the queued
+// layouts weigh more than coalesceBytes: small layouts all go out, one per
+// mutation, as the reference sends them.
+func TestBehindWeighsTheQueuedLayouts(t *testing.T) {
+	layout := func(size int) *messages.StreamEvent {
+		return &messages.StreamEvent{Name: LayoutEvent, Data: map[string]any{"pad": strings.Repeat("x", size)}}
+	}
+	other := &messages.StreamEvent{Name: "ax-event-created", Data: map[string]any{}}
+	for _, tc := range []struct {
+		name  string
+		batch []*messages.StreamEvent
+		want  bool
+	}{
+		{"one layout, however large", []*messages.StreamEvent{layout(4 << 20)}, false},
+		{"three small layouts", []*messages.StreamEvent{layout(100), other, layout(100), layout(100)}, false},
+		{"two layouts over the budget", []*messages.StreamEvent{layout(600 << 10), layout(600 << 10)}, true},
+		{"many small layouts over the budget", func() []*messages.StreamEvent {
+			var b []*messages.StreamEvent
+			for i := 0; i < 40; i++ {
+				b = append(b, layout(30<<10))
+			}
+			return b
+		}(), true},
+		{"no layouts", []*messages.StreamEvent{other, other}, false},
+	} {
+		if got := behind(tc.batch); got != tc.want {
+			t.Errorf("%s: behind = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
