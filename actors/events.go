@@ -50,7 +50,7 @@ type eventsCore struct {
 func newEventsCore(ref *canvasRef, start uint64) *eventsCore {
 	return &eventsCore{
 		seq:     start,
-		ring:    newEventRing(2 * ref.sys.cfg.RingSize), // a commit's layout and change frames take two slots
+		ring:    newEventRing(2*ref.sys.cfg.RingSize, ref.sys.cfg.RingLayouts), // a commit's layout and change frames take two slots
 		subs:    map[uint64]chan *messages.StreamEvent{},
 		changes: map[uint64]bool{},
 		latest:  ref.view.Load(),
@@ -308,23 +308,43 @@ func (f layoutFrame) JSONBytes() ([]byte, error) {
 	return append(out, tail[1:]...), nil
 }
 
-// eventRing keeps the newest events for resume.
+// eventRing keeps the newest events for resume: at most len(buf) of them,
+// and of those at most maxLayouts layout frames (each keeps its commit's
+// state alive until it falls out).
 type eventRing struct {
-	buf   []*messages.StreamEvent
-	start int
-	n     int
+	buf        []*messages.StreamEvent
+	start      int
+	n          int
+	layouts    int
+	maxLayouts int
 }
 
-func newEventRing(size int) *eventRing { return &eventRing{buf: make([]*messages.StreamEvent, size)} }
+func newEventRing(size, maxLayouts int) *eventRing {
+	return &eventRing{buf: make([]*messages.StreamEvent, size), maxLayouts: maxLayouts}
+}
 
 func (r *eventRing) push(e *messages.StreamEvent) {
-	if r.n < len(r.buf) {
-		r.buf[(r.start+r.n)%len(r.buf)] = e
-		r.n++
-		return
+	if r.n == len(r.buf) {
+		r.dropOldest()
 	}
-	r.buf[r.start] = e
+	r.buf[(r.start+r.n)%len(r.buf)] = e
+	r.n++
+	if e.Name == canvas.EventLayoutUpdate {
+		r.layouts++
+	}
+	for r.maxLayouts > 0 && r.layouts > r.maxLayouts {
+		r.dropOldest()
+	}
+}
+
+// dropOldest lets the oldest event go (its slot no longer holds it).
+func (r *eventRing) dropOldest() {
+	if r.buf[r.start].Name == canvas.EventLayoutUpdate {
+		r.layouts--
+	}
+	r.buf[r.start] = nil
 	r.start = (r.start + 1) % len(r.buf)
+	r.n--
 }
 
 // oldest returns the number of the oldest event kept, or head+1 when empty.

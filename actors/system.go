@@ -59,6 +59,11 @@ type Config struct {
 	// RingSize is how many events each canvas keeps for Last-Event-ID
 	// resume. 0 means 1024.
 	RingSize int
+	// RingLayouts caps the layout frames among them (0 means 64): each
+	// holds the state of its commit, rendered only if a resume asks, so
+	// the cap bounds the old states a canvas keeps alive. A client further
+	// behind gets a fresh layout.
+	RingLayouts int
 	// SubscriberBuffer is how many events a subscriber may lag before it is
 	// dropped (and must resume). 0 means 4096.
 	SubscriberBuffer int
@@ -205,6 +210,9 @@ func Start(cfg Config) (*System, error) {
 	}
 	if cfg.RingSize <= 0 {
 		cfg.RingSize = 1024
+	}
+	if cfg.RingLayouts <= 0 {
+		cfg.RingLayouts = 64
 	}
 	if cfg.SubscriberBuffer <= 0 {
 		cfg.SubscriberBuffer = 4096
