@@ -120,7 +120,7 @@ func init() {
 		wb := &c.ref.workbench
 		if !wb.trace.Enabled {
 			// Validate anyway: a bad call is refused whatever the state.
-			if _, _, err := canvas.RecordTrace(canvas.Begin(c.tx.State(), c.tx.Env()), canvas.Trace{}, in); err != nil {
+			if _, err := canvas.CheckTraceRecord(in); err != nil {
 				return nil, err
 			}
 			return &messages.TraceRecordResult{OK: true}, nil

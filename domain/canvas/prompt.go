@@ -1,6 +1,7 @@
 package canvas
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/pmxcanvas/pmx-canvas/messages"
@@ -151,14 +152,14 @@ func RespondPrompt(tx *Tx, in *messages.PromptRespondInput) (*Node, *messages.Er
 		if last == nil || last["role"] != promptTurnUser {
 			return nil, messages.BadRequest("Prompt thread %q has no open question to answer.", in.NodeID).With("field", "nodeId")
 		}
-		q := cloneMap(last)
+		q := maps.Clone(last)
 		q["status"] = "sent"
 		turns[len(turns)-1] = q
 		last = map[string]any{"role": promptTurnAssistant, "text": "", "status": promptStatusStream, "createdAt": tx.Env().Timestamp()}
 		turns = append(turns, last)
 		tx.Emit(Event{Name: EventResponseStart, Data: map[string]any{"nodeId": n.ID, "threadNodeId": n.ID}})
 	} else {
-		last = cloneMap(last)
+		last = maps.Clone(last)
 		turns[len(turns)-1] = last
 	}
 	if text != "" {
@@ -183,14 +184,6 @@ func RespondPrompt(tx *Tx, in *messages.PromptRespondInput) (*Node, *messages.Er
 	tx.PutNode(c)
 	tx.EmitLayout()
 	return c, nil
-}
-
-func cloneMap(m map[string]any) map[string]any {
-	c := make(map[string]any, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
 }
 
 func clipText(s string, n int) string {

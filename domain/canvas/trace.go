@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pmxcanvas/pmx-canvas/internal/jsonnum"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 )
 
@@ -109,6 +110,19 @@ func ClearTrace(tx *Tx, t Trace) (Trace, int) {
 // enabled). It returns the trace's next state and the pill it touched ("":
 // a finish without an open call).
 func RecordTrace(tx *Tx, t Trace, in *messages.TraceRecordInput) (Trace, string, *messages.Error) {
+	phase, err := CheckTraceRecord(in)
+	if err != nil {
+		return t, "", err
+	}
+	if phase == "start" {
+		return traceStart(tx, t, in)
+	}
+	return traceFinish(tx, t, in)
+}
+
+// CheckTraceRecord validates a trace step and returns its phase: a call is
+// refused for bad input whether the trace is on or not.
+func CheckTraceRecord(in *messages.TraceRecordInput) (string, *messages.Error) {
 	phase := ""
 	if in.Phase != nil {
 		phase = strings.TrimSpace(*in.Phase)
@@ -116,15 +130,15 @@ func RecordTrace(tx *Tx, t Trace, in *messages.TraceRecordInput) (Trace, string,
 	switch phase {
 	case "start":
 		if strings.TrimSpace(in.Name) == "" {
-			return t, "", messages.BadRequest("name is required to start a trace step.").With("field", "name")
+			return "", messages.BadRequest("name is required to start a trace step.").With("field", "name")
 		}
-		return traceStart(tx, t, in)
+		return phase, nil
 	case "finish":
-		return traceFinish(tx, t, in)
+		return phase, nil
 	case "":
-		return t, "", messages.BadRequest("phase is required: start or finish.").With("field", "phase")
+		return "", messages.BadRequest("phase is required: start or finish.").With("field", "phase")
 	}
-	return t, "", messages.BadRequest("phase must be start or finish.").With("field", "phase")
+	return "", messages.BadRequest("phase must be start or finish.").With("field", "phase")
 }
 
 func callKey(id, name string) string {
@@ -234,8 +248,8 @@ func traceFinish(tx *Tx, t Trace, in *messages.TraceRecordInput) (Trace, string,
 	if in.Error != "" {
 		c.Data["error"] = in.Error
 	}
-	if started, ok := toMillis(n.Data["startedAt"]); ok {
-		c.Data["duration"] = TraceDuration(max(0, tx.Env().Now().UnixMilli()-started))
+	if started, ok := jsonnum.Float(n.Data["startedAt"]); ok {
+		c.Data["duration"] = TraceDuration(max(0, tx.Env().Now().UnixMilli()-int64(started)))
 	}
 	tx.PutNode(c)
 	// The call's incoming edges stop running.
@@ -249,16 +263,4 @@ func traceFinish(tx *Tx, t Trace, in *messages.TraceRecordInput) (Trace, string,
 	}
 	tx.EmitLayout()
 	return next, id, nil
-}
-
-func toMillis(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case int:
-		return int64(x), true
-	case float64:
-		return int64(x), true
-	}
-	return 0, false
 }
