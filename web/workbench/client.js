@@ -26,18 +26,19 @@ export function apiURL(path) {
 }
 
 // api sends a JSON request with the page's token, and a write (anything
-// but GET) with this tab's agent (X-PMX-Agent); it logs a failure and
-// returns the response (null when the server is unreachable).
-export async function api(method, path, body) {
+// but GET) with this tab's agent (X-PMX-Agent); it logs a failure (unless
+// quiet: the caller hands a refusal on) and returns the response (null
+// when the server is unreachable).
+export async function api(method, path, body, { quiet = false } = {}) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = "Bearer " + token;
   if (method !== "GET") headers["X-PMX-Agent"] = agent;
   try {
     const res = await fetch(apiURL(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (!res.ok) console.error(method, path, res.status, await res.text());
+    if (!res.ok && !quiet) console.error(method, path, res.status, await res.text());
     return res;
   } catch (err) {
-    console.error(method, path, err);
+    if (!quiet) console.error(method, path, err);
     return null;
   }
 }

@@ -14,24 +14,20 @@
 // node's capabilities and token.
 
 import { useEffect } from "./ui.js";
-import { apiURL, token as pageToken, agent } from "./client.js";
+import { api } from "./client.js";
 import { listen } from "./sync.js";
 
 const frames = new Set(); // {el, nodeId, token}
 const nodeTokens = new Map(); // node id -> Promise<string>
 
+// call is a quiet api request with its JSON reply: a refusal is the
+// surface's to handle, not a page error.
 async function call(method, path, body) {
-  const headers = { "Content-Type": "application/json" };
-  if (pageToken) headers.Authorization = "Bearer " + pageToken;
-  if (method !== "GET") headers["X-PMX-Agent"] = agent;
-  try {
-    const res = await fetch(apiURL(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    let data = null;
-    try { data = await res.json(); } catch { data = null; }
-    return { status: res.status, data };
-  } catch (err) {
-    return { status: 0, data: { ok: false, status: 503, code: "unreachable", error: String(err) } };
-  }
+  const res = await api(method, path, body, { quiet: true });
+  if (!res) return { status: 0, data: { ok: false, status: 503, code: "unreachable", error: "The server is unreachable." } };
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  return { status: res.status, data };
 }
 
 function surfaceToken(nodeId) {
