@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
 )
 
@@ -157,14 +158,7 @@ func TestWorkbenchNodeMenuByKeyboard(t *testing.T) {
 	b := p.addNode(`{"type":"markdown","title":"Second","content":"b","x":500,"y":100,"width":300,"height":200}`)
 	p.must(200, "POST", "/api/canvas/edge", map[string]any{"from": a, "to": b, "type": "relation"})
 	page, problems := openBoard(t, p)
-	for i := 0; i < 40 && js(t, page, `return document.activeElement?.classList.contains("canvas-viewport") ? "board" : ""`) != "board"; i++ {
-		if err := page.Keyboard.Type(input.Tab); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := page.Keyboard.Type(input.Tab); err != nil {
-		t.Fatal(err)
-	}
+	tabToFirstNode(t, page)
 	active := func() string {
 		return js(t, page, `return document.querySelector(".canvas-node.active")?.dataset.nodeId ?? ""`)
 	}
@@ -230,14 +224,7 @@ func TestWorkbenchMoveNodeByKeyboard(t *testing.T) {
 	p := startServer(t, "")
 	a := p.addNode(`{"type":"markdown","title":"Mover","content":"a","x":100,"y":100,"width":300,"height":200}`)
 	page, problems := openBoard(t, p)
-	for i := 0; i < 40 && js(t, page, `return document.activeElement?.classList.contains("canvas-viewport") ? "board" : ""`) != "board"; i++ {
-		if err := page.Keyboard.Type(input.Tab); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := page.Keyboard.Type(input.Tab); err != nil {
-		t.Fatal(err)
-	}
+	tabToFirstNode(t, page)
 	until(t, "the node active", func() bool {
 		return js(t, page, `return document.querySelector(".canvas-node.active")?.dataset.nodeId ?? ""`) == a
 	})
@@ -271,4 +258,18 @@ func TestWorkbenchMoveNodeByKeyboard(t *testing.T) {
 		t.Fatalf("the card is at %s", got)
 	}
 	noProblems(t, problems)
+}
+
+// tabToFirstNode presses Tab until the board has the focus (one Tab stop
+// past the toolbars), then once more: the first node is active.
+func tabToFirstNode(t *testing.T, page *rod.Page) {
+	t.Helper()
+	for i := 0; i < 40 && js(t, page, `return document.activeElement?.classList.contains("canvas-viewport") ? "board" : ""`) != "board"; i++ {
+		if err := page.Keyboard.Type(input.Tab); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := page.Keyboard.Type(input.Tab); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -393,14 +393,7 @@ func TestWorkbenchPaletteMenusAndKeys(t *testing.T) {
 
 	// Tab to the board (one Tab stop past the toolbars), then Tab makes
 	// the first board node active.
-	for i := 0; i < 40 && js(t, page, `return document.activeElement?.classList.contains("canvas-viewport") ? "board" : ""`) != "board"; i++ {
-		if err := page.Keyboard.Type(input.Tab); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := page.Keyboard.Type(input.Tab); err != nil {
-		t.Fatal(err)
-	}
+	tabToFirstNode(t, page)
 	until(t, "an active node", func() bool {
 		return js(t, page, `return String(document.querySelectorAll(".canvas-node.active").length)`) == "1"
 	})
