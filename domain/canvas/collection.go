@@ -1,156 +1,80 @@
 package canvas
 
-import (
-	"github.com/benbjohnson/immutable"
-)
-
-var (
-	stringHasher = immutable.NewHasher("")
-	ordComparer  = immutable.NewComparer(uint64(0))
-)
+import "github.com/pmxcanvas/pmx-canvas/internal/trie"
 
 // ordered is a persistent collection of records keyed by id and iterated in
 // insertion order (each record's ord). Every change returns a new value that
 // shares structure with the old one, so a change costs O(log n) and old
-// values stay valid for readers.
-type ordered[T any] struct {
-	byOrd *immutable.SortedMap[uint64, T]
-	ords  *immutable.Map[string, uint64]
-	// maxOrd is the largest ord present (0 when empty), so last() is a
-	// lookup instead of an iterator seek.
-	maxOrd uint64
+// values stay valid for readers. The zero value is empty.
+type ordered[E any] struct {
+	byOrd trie.Ordered[E]
+	ords  trie.Hash[string, uint64]
 }
 
-func newOrdered[T any]() ordered[T] {
-	return ordered[T]{
-		byOrd: immutable.NewSortedMap[uint64, T](ordComparer),
-		ords:  immutable.NewMap[string, uint64](stringHasher),
-	}
-}
-
-func (o ordered[T]) get(id string) (T, bool) {
-	var zero T
-	if o.ords == nil {
-		return zero, false
-	}
+func (o ordered[E]) get(id string) (*E, bool) {
 	ord, ok := o.ords.Get(id)
 	if !ok {
-		return zero, false
+		return nil, false
 	}
 	return o.byOrd.Get(ord)
 }
 
-func (o ordered[T]) put(id string, ord uint64, v T) ordered[T] {
-	if o.ords == nil {
-		o = newOrdered[T]()
-	}
-	byOrd := o.byOrd
-	next := ordered[T]{ords: o.ords, maxOrd: max(o.maxOrd, ord)}
+func (o ordered[E]) put(id string, ord uint64, v *E) ordered[E] {
+	next := o
 	old, had := o.ords.Get(id)
 	if !had || old != ord {
 		next.ords = o.ords.Set(id, ord) // an update in place keeps the map
 	}
 	if had && old != ord {
-		byOrd = byOrd.Delete(old)
-		if old == o.maxOrd && ord < old {
-			next.maxOrd = 0 // recomputed below
-		}
+		next.byOrd = next.byOrd.Delete(old)
 	}
-	next.byOrd = byOrd.Set(ord, v)
-	if next.maxOrd == 0 {
-		next.maxOrd = lastKey(next.byOrd)
-	}
+	next.byOrd = next.byOrd.Set(ord, v)
 	return next
 }
 
-// lastKey finds the largest key by seeking (used only when the maximum is
-// removed).
-func lastKey[T any](m *immutable.SortedMap[uint64, T]) uint64 {
-	if m.Len() == 0 {
-		return 0
-	}
-	it := m.Iterator()
-	it.Last()
-	k, _, _ := it.Next()
-	return k
-}
-
-func (o ordered[T]) delete(id string) ordered[T] {
-	if o.ords == nil {
-		return o
-	}
+func (o ordered[E]) delete(id string) ordered[E] {
 	ord, ok := o.ords.Get(id)
 	if !ok {
 		return o
 	}
-	next := ordered[T]{byOrd: o.byOrd.Delete(ord), ords: o.ords.Delete(id), maxOrd: o.maxOrd}
-	if ord == o.maxOrd {
-		next.maxOrd = lastKey(next.byOrd)
-	}
-	return next
+	return ordered[E]{byOrd: o.byOrd.Delete(ord), ords: o.ords.Delete(id)}
 }
 
-func (o ordered[T]) len() int {
-	if o.ords == nil {
-		return 0
-	}
-	return o.ords.Len()
-}
+func (o ordered[E]) len() int { return o.ords.Len() }
 
 // each calls fn in insertion order until fn returns false.
-func (o ordered[T]) each(fn func(T) bool) {
-	if o.byOrd == nil {
-		return
-	}
-	it := o.byOrd.Iterator()
-	for !it.Done() {
-		_, v, _ := it.Next()
-		if !fn(v) {
-			return
-		}
-	}
+func (o ordered[E]) each(fn func(*E) bool) {
+	o.byOrd.Ascend(func(_ uint64, v *E) bool { return fn(v) })
 }
 
-// last returns the record latest in insertion order.
-func (o ordered[T]) last() (T, bool) {
-	var zero T
-	if o.byOrd == nil || o.byOrd.Len() == 0 {
-		return zero, false
-	}
-	return o.byOrd.Get(o.maxOrd)
+// last returns the record latest in insertion order (a walk down the
+// trie's right edge).
+func (o ordered[E]) last() (*E, bool) {
+	_, v, ok := o.byOrd.Max()
+	return v, ok
 }
 
 // lastWhere returns the latest record (insertion order) for which keep is
 // true, walking back from the end.
-func (o ordered[T]) lastWhere(keep func(T) bool) (T, bool) {
-	var zero T
-	if o.byOrd == nil || o.byOrd.Len() == 0 {
-		return zero, false
+func (o ordered[E]) lastWhere(keep func(*E) bool) (*E, bool) {
+	if v, ok := o.last(); !ok || keep(v) {
+		return v, ok // the common case: no walk
 	}
-	if v, ok := o.byOrd.Get(o.maxOrd); ok && keep(v) {
-		return v, true // the common case: no seek
-	}
-	it := o.byOrd.Iterator()
-	it.Last()
-	for !it.Done() {
-		_, v, _ := it.Prev()
+	var found *E
+	o.byOrd.Descend(func(_ uint64, v *E) bool {
 		if keep(v) {
-			return v, true
+			found = v
+			return false
 		}
-	}
-	return zero, false
+		return true
+	})
+	return found, found != nil
 }
 
-func (o ordered[T]) byOrdinal(ord uint64) (T, bool) {
-	var zero T
-	if o.byOrd == nil {
-		return zero, false
-	}
-	return o.byOrd.Get(ord)
-}
+func (o ordered[E]) byOrdinal(ord uint64) (*E, bool) { return o.byOrd.Get(ord) }
 
-func (o ordered[T]) slice() []T {
-	out := make([]T, 0, o.len())
-	o.each(func(v T) bool { out = append(out, v); return true })
+func (o ordered[E]) slice() []*E {
+	out := make([]*E, 0, o.len())
+	o.each(func(v *E) bool { out = append(out, v); return true })
 	return out
 }

@@ -1,6 +1,9 @@
 package canvas
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Placement constants (the reference's findOpenCanvasPosition).
 const (
@@ -36,8 +39,14 @@ func FindOpenPosition(nodes NodeSet, w, h float64) Point {
 		return Point{X: PlacementOriginX, Y: PlacementOriginY}
 	}
 	right := Point{X: last.Position.X + last.Size.Width + PlacementGap, Y: last.Position.Y}
-	if right.X+w <= PlacementRowLimit && firstBlocker(nodes, Rect{right.X, right.Y, w, h}) == nil {
-		return right
+	// One buffer serves every probe below (a full board probes 21 boxes).
+	var buf [32]*Node
+	hits := buf[:0]
+	if right.X+w <= PlacementRowLimit {
+		hits = boardOnly(nodes.appendOverlapping(hits, Rect{right.X, right.Y, w, h}, PlacementGap))
+		if len(hits) == 0 {
+			return right
+		}
 	}
 
 	// Row scan: one index query per row gives every node that can block
@@ -46,7 +55,8 @@ func FindOpenPosition(nodes NodeSet, w, h float64) Point {
 	y := PlacementOriginY
 	for row := 0; row < placementMaxRows; row++ {
 		band := Rect{X: PlacementOriginX, Y: y, W: PlacementRowLimit - PlacementOriginX, H: h}
-		inBand := boardOnly(nodes.Overlapping(band, PlacementGap))
+		inBand := boardOnly(nodes.appendOverlapping(hits[:0], band, PlacementGap))
+		hits = inBand
 		x := PlacementOriginX
 		for x+w < PlacementRowLimit {
 			cand := Rect{x, y, w, h}
@@ -75,33 +85,11 @@ func FindOpenPosition(nodes NodeSet, w, h float64) Point {
 	return Point{X: PlacementOriginX, Y: bottom + PlacementGap}
 }
 
-// firstBlocker returns the earliest node (layout order) that overlaps r with
-// the placement gap.
-func firstBlocker(nodes NodeSet, r Rect) *Node {
-	hits := boardOnly(nodes.Overlapping(r, PlacementGap))
-	if len(hits) == 0 {
-		return nil
-	}
-	return hits[0]
-}
-
 // onBoard reports whether n is drawn on the board (not docked to the HUD).
 func onBoard(n *Node) bool { return n.DockPosition == "" }
 
-// boardOnly drops docked nodes from hits (a new slice only when there is
-// one to drop; hits itself is never changed).
+// boardOnly drops docked nodes from hits, in place: hits is the caller's
+// scratch buffer.
 func boardOnly(hits []*Node) []*Node {
-	for i, n := range hits {
-		if onBoard(n) {
-			continue
-		}
-		out := append([]*Node(nil), hits[:i]...)
-		for _, m := range hits[i+1:] {
-			if onBoard(m) {
-				out = append(out, m)
-			}
-		}
-		return out
-	}
-	return hits
+	return slices.DeleteFunc(hits, func(n *Node) bool { return !onBoard(n) })
 }

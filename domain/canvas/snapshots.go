@@ -71,10 +71,10 @@ func (sn *Snapshot) Meta() SnapshotMeta {
 }
 
 // SnapshotSet holds a canvas's snapshots in creation order.
-type SnapshotSet struct{ items ordered[*Snapshot] }
+type SnapshotSet struct{ items ordered[Snapshot] }
 
 // NewSnapshotSet returns an empty set.
-func NewSnapshotSet() SnapshotSet { return SnapshotSet{items: newOrdered[*Snapshot]()} }
+func NewSnapshotSet() SnapshotSet { return SnapshotSet{} }
 
 // Get returns the snapshot with id.
 func (s SnapshotSet) Get(id string) (*Snapshot, bool) { return s.items.get(id) }

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/benbjohnson/immutable"
+	"github.com/pmxcanvas/pmx-canvas/internal/trie"
 )
 
 // The spatial index answers "which nodes overlap this box" without scanning
@@ -19,34 +19,12 @@ const (
 	maxCoordinate = 1e9
 )
 
-// cellHasher spreads cell keys over the hash space. The library's uint64
-// hash folds the high word onto the low one, so a cell key (x<<32 | y)
-// hashed to about x^y: every cell on one anti-diagonal collided, and a
-// collision list is searched and copied whole on each insert.
-type cellHasher struct{}
-
-func (cellHasher) Hash(k uint64) uint32 {
-	// splitmix64's finaliser: every key bit moves every hash bit.
-	k ^= k >> 30
-	k *= 0xbf58476d1ce4e5b9
-	k ^= k >> 27
-	k *= 0x94d049bb133111eb
-	k ^= k >> 31
-	return uint32(k ^ k>>32)
-}
-
-func (cellHasher) Equal(a, b uint64) bool { return a == b }
-
+// grid's cells map a cell key to the nodes touching that cell; oversize
+// holds the nodes too big or too far out for cells, by ord. The zero value
+// is an empty index.
 type grid struct {
-	cells    *immutable.Map[uint64, []*Node]
-	oversize *immutable.SortedMap[uint64, *Node]
-}
-
-func newGrid() grid {
-	return grid{
-		cells:    immutable.NewMap[uint64, []*Node](cellHasher{}),
-		oversize: immutable.NewSortedMap[uint64, *Node](ordComparer),
-	}
+	cells    trie.Hash[uint64, []*Node]
+	oversize trie.Ordered[Node]
 }
 
 func cellKey(cx, cy int64) uint64 {
@@ -119,23 +97,23 @@ func (g grid) remove(n *Node) grid {
 	return g
 }
 
-// overlapping returns the nodes whose box overlaps r inflated by gap, in
-// layout order. ok is false when r is too large to look up cell by cell;
-// the caller then scans every node.
-func (g grid) overlapping(r Rect, gap float64) (nodes []*Node, ok bool) {
+// appendOverlapping appends to dst the nodes whose box overlaps r inflated
+// by gap, in layout order. ok is false when r is too large to look up cell
+// by cell; the caller then scans every node.
+func (g grid) appendOverlapping(dst []*Node, r Rect, gap float64) (nodes []*Node, ok bool) {
 	probe := Rect{X: r.X - gap, Y: r.Y - gap, W: r.W + 2*gap, H: r.H + 2*gap}
 	x0, y0, x1, y1, gridded := cellRange(probe)
 	if !gridded || (x1-x0+1)*(y1-y0+1) > 4096 {
-		return nil, false
+		return dst, false
 	}
-	var out []*Node
-	it := g.oversize.Iterator()
-	for !it.Done() {
-		_, n, _ := it.Next()
+	start := len(dst)
+	out := dst
+	g.oversize.Ascend(func(_ uint64, n *Node) bool {
 		if r.OverlapsWithGap(n.Rect(), gap) {
 			out = append(out, n)
 		}
-	}
+		return true
+	})
 	multiCell := x1 > x0 || y1 > y0
 	for cx := x0; cx <= x1; cx++ {
 		for cy := y0; cy <= y1; cy++ {
@@ -150,9 +128,10 @@ func (g grid) overlapping(r Rect, gap float64) (nodes []*Node, ok bool) {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b *Node) int { return cmp.Compare(a.Ord, b.Ord) })
+	found := out[start:]
+	slices.SortFunc(found, func(a, b *Node) int { return cmp.Compare(a.Ord, b.Ord) })
 	if multiCell || g.oversize.Len() > 0 {
-		out = slices.CompactFunc(out, func(a, b *Node) bool { return a.Ord == b.Ord })
+		found = slices.CompactFunc(found, func(a, b *Node) bool { return a.Ord == b.Ord })
 	}
-	return out, true
+	return out[:start+len(found)], true
 }

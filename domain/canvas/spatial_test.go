@@ -1,19 +1,49 @@
 package canvas
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
-// TestCellHashSpreadsNeighbours: the cells of a 64×64 block (a board's
-// worth) get distinct hashes, so the grid's map has no collision lists to
-// search and copy (the library's uint64 hash gave each anti-diagonal one
-// hash: 96 distinct values for these 4,096 cells).
-func TestCellHashSpreadsNeighbours(t *testing.T) {
-	seen := map[uint32]bool{}
-	for x := int64(-32); x < 32; x++ {
-		for y := int64(-32); y < 32; y++ {
-			seen[cellHasher{}.Hash(cellKey(x, y))] = true
+// TestOldNodeSetsStayIntact: a NodeSet is a value readers keep (published
+// views, event frames); later puts, moves and deletes on a newer set must
+// not show through it, in its list or its spatial index.
+func TestOldNodeSetsStayIntact(t *testing.T) {
+	s := NewNodeSet()
+	for i := range 200 {
+		s = s.Put(&Node{ID: fmt.Sprint("n", i), Position: Point{float64(i%20) * 400, float64(i/20) * 300},
+			Size: Size{360, 200}, Ord: uint64(i + 1), Data: map[string]any{}})
+	}
+	old := s
+	probe := Rect{0, 0, 2000, 1000}
+	before := old.Overlapping(probe, 0)
+	for i := range 200 {
+		id := fmt.Sprint("n", i)
+		if i%2 == 0 {
+			s = s.Delete(id)
+			continue
+		}
+		n, _ := s.Get(id)
+		c := n.Clone()
+		c.Position = Point{-5000, -5000}
+		s = s.Put(c)
+	}
+	if old.Len() != 200 || s.Len() != 100 {
+		t.Fatalf("Len old %d new %d, want 200 and 100", old.Len(), s.Len())
+	}
+	after := old.Overlapping(probe, 0)
+	if len(after) != len(before) || len(before) == 0 {
+		t.Fatalf("old set's index found %d nodes before the changes, %d after", len(before), len(after))
+	}
+	for i := range before {
+		if before[i] != after[i] {
+			t.Fatalf("old set's result %d changed: %s → %s", i, before[i].ID, after[i].ID)
 		}
 	}
-	if len(seen) < 4090 {
-		t.Fatalf("%d distinct hashes for 4096 cells", len(seen))
+	if got := s.Overlapping(probe, 0); len(got) != 0 {
+		t.Fatalf("new set still finds %d nodes where every node moved away or was deleted", len(got))
+	}
+	if n, _ := old.Get("n1"); n.Position != (Point{400, 0}) {
+		t.Fatalf("old set's n1 moved to %v", n.Position)
 	}
 }

@@ -1,12 +1,12 @@
 package canvas
 
 import (
-	"github.com/benbjohnson/immutable"
+	"github.com/pmxcanvas/pmx-canvas/internal/trie"
 )
 
 // NodeSet is the persistent set of nodes in layout order, with a spatial index.
 type NodeSet struct {
-	items ordered[*Node]
+	items ordered[Node]
 	index grid
 	// maxBottom is the largest y+height; bottomStale says it must be found
 	// again (after the bottom-most node moved up or left).
@@ -15,7 +15,7 @@ type NodeSet struct {
 }
 
 // NewNodeSet returns an empty set.
-func NewNodeSet() NodeSet { return NodeSet{items: newOrdered[*Node](), index: newGrid()} }
+func NewNodeSet() NodeSet { return NodeSet{} }
 
 // Get returns the node with id.
 func (s NodeSet) Get(id string) (*Node, bool) { return s.items.get(id) }
@@ -37,9 +37,6 @@ func (s NodeSet) LastWhere(keep func(*Node) bool) (*Node, bool) { return s.items
 
 // Put inserts or replaces n (keyed by n.ID, ordered by n.Ord).
 func (s NodeSet) Put(n *Node) NodeSet {
-	if s.items.ords == nil {
-		s = NewNodeSet()
-	}
 	if n.search == nil {
 		n.search = buildSearchFields(n)
 	}
@@ -79,13 +76,19 @@ func (s NodeSet) Delete(id string) NodeSet {
 // layout order. It uses the spatial index, so its cost follows the number of
 // nearby nodes, not the size of the canvas.
 func (s NodeSet) Overlapping(r Rect, gap float64) []*Node {
-	if s.items.ords == nil {
-		return nil
+	return s.appendOverlapping(nil, r, gap)
+}
+
+// appendOverlapping is Overlapping appending to dst (a caller probing many
+// boxes reuses one buffer).
+func (s NodeSet) appendOverlapping(dst []*Node, r Rect, gap float64) []*Node {
+	if s.items.len() == 0 {
+		return dst
 	}
-	if out, ok := s.index.overlapping(r, gap); ok {
+	out, ok := s.index.appendOverlapping(dst, r, gap)
+	if ok {
 		return out
 	}
-	var out []*Node
 	s.Each(func(n *Node) bool {
 		if r.OverlapsWithGap(n.Rect(), gap) {
 			out = append(out, n)
@@ -118,13 +121,13 @@ func (s NodeSet) MaxBottom() (float64, bool) {
 // EdgeSet is the persistent set of edges in creation order, indexed by the
 // nodes they touch.
 type EdgeSet struct {
-	items  ordered[*Edge]
-	byNode *immutable.Map[string, []string]
+	items  ordered[Edge]
+	byNode trie.Hash[string, []string]
 }
 
 // NewEdgeSet returns an empty set.
 func NewEdgeSet() EdgeSet {
-	return EdgeSet{items: newOrdered[*Edge](), byNode: immutable.NewMap[string, []string](stringHasher)}
+	return EdgeSet{}
 }
 
 // Get returns the edge with id.
@@ -141,18 +144,12 @@ func (s EdgeSet) Each(fn func(*Edge) bool) { s.items.each(fn) }
 
 // Touching returns the ids of edges whose from or to is nodeID.
 func (s EdgeSet) Touching(nodeID string) []string {
-	if s.byNode == nil {
-		return nil
-	}
 	ids, _ := s.byNode.Get(nodeID)
 	return ids
 }
 
 // Put inserts or replaces e.
 func (s EdgeSet) Put(e *Edge) EdgeSet {
-	if s.byNode == nil {
-		s = NewEdgeSet()
-	}
 	if old, ok := s.items.get(e.ID); ok {
 		s = s.Delete(old.ID)
 	}
@@ -174,14 +171,14 @@ func (s EdgeSet) Delete(id string) EdgeSet {
 	return EdgeSet{items: s.items.delete(id), byNode: byNode}
 }
 
-func addToIndex(m *immutable.Map[string, []string], key, id string) *immutable.Map[string, []string] {
+func addToIndex(m trie.Hash[string, []string], key, id string) trie.Hash[string, []string] {
 	old, _ := m.Get(key)
 	next := make([]string, len(old), len(old)+1)
 	copy(next, old)
 	return m.Set(key, append(next, id))
 }
 
-func removeFromIndex(m *immutable.Map[string, []string], key, id string) *immutable.Map[string, []string] {
+func removeFromIndex(m trie.Hash[string, []string], key, id string) trie.Hash[string, []string] {
 	old, ok := m.Get(key)
 	if !ok {
 		return m
@@ -199,10 +196,10 @@ func removeFromIndex(m *immutable.Map[string, []string], key, id string) *immuta
 }
 
 // AnnotationSet is the persistent set of annotations in creation order.
-type AnnotationSet struct{ items ordered[*Annotation] }
+type AnnotationSet struct{ items ordered[Annotation] }
 
 // NewAnnotationSet returns an empty set.
-func NewAnnotationSet() AnnotationSet { return AnnotationSet{items: newOrdered[*Annotation]()} }
+func NewAnnotationSet() AnnotationSet { return AnnotationSet{} }
 
 // Get returns the annotation with id.
 func (s AnnotationSet) Get(id string) (*Annotation, bool) { return s.items.get(id) }

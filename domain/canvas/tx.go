@@ -130,9 +130,12 @@ const (
 // Tx builds the next State from a base State and records what it changed.
 // The base is never modified; Commit returns the new State.
 type Tx struct {
-	env    *Env
-	state  State
-	change Change
+	env *Env
+	// state and change are separate allocations that Commit hands out
+	// as they are: the change goes into history, and a pointer into the
+	// Tx would keep the whole Tx (and its working maps) alive with it.
+	state  *State
+	change *Change
 	events []Event
 
 	nodeIdx map[string]int
@@ -150,7 +153,8 @@ type Tx struct {
 
 // Begin starts a transaction on base.
 func Begin(base *State, env *Env) *Tx {
-	return &Tx{env: env, state: *base}
+	state := *base
+	return &Tx{env: env, state: &state, change: &Change{}}
 }
 
 // Env returns the transaction's environment.
@@ -158,7 +162,7 @@ func (tx *Tx) Env() *Env { return tx.env }
 
 // State returns the working state, including this transaction's changes.
 // The caller must not modify it.
-func (tx *Tx) State() *State { return &tx.state }
+func (tx *Tx) State() *State { return tx.state }
 
 // Emit queues an event for after commit.
 func (tx *Tx) Emit(ev Event) {
@@ -353,13 +357,11 @@ func (tx *Tx) MarkPopulated() { tx.state.Populated = true }
 // described, records a history entry. The transaction must not be used
 // afterwards.
 func (tx *Tx) Commit() (*State, *Change, []Event) {
-	next := tx.state
-	// A copy, not &tx.change: history keeps the change, and a pointer into
-	// the Tx would keep the Tx's working state (and through it every older
-	// history entry) alive forever.
-	change := tx.change
-	change.Replayed = tx.replaying
-	ch := &change
+	// The working state and change become the committed ones; the Tx is
+	// spent, and a later use fails at once instead of changing them.
+	next, ch := tx.state, tx.change
+	tx.state, tx.change = nil, nil
+	ch.Replayed = tx.replaying
 	if ch.LayoutChanged() {
 		next.Revision++
 		if tx.description != "" && !tx.replaying {
@@ -380,7 +382,7 @@ func (tx *Tx) Commit() (*State, *Change, []Event) {
 			next.Snapshots = next.Snapshots.Put(&meta)
 		}
 	}
-	return &next, ch, onceLayout(tx.events)
+	return next, ch, onceLayout(tx.events)
 }
 
 // onceLayout keeps one canvas-layout-update per transaction (the last): the
