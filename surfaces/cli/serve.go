@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pmxcanvas/pmx-canvas/internal/gcfloor"
 	"github.com/pmxcanvas/pmx-canvas/internal/memtrim"
 	"io"
 	"log/slog"
@@ -52,6 +53,7 @@ type serveOptions struct {
 	noFsync    bool
 	cpuProf    string
 	memProf    string
+	gcFloorMiB int64
 
 	theme string
 
@@ -102,6 +104,7 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	f.BoolVar(&o.noFsync, "unsafe-no-fsync", false, "skip fsync: acknowledged writes may be lost on power failure (benchmarks only)")
 	_ = f.MarkHidden("journal-max-batch")
 	_ = f.MarkHidden("unsafe-no-fsync")
+	f.Int64Var(&o.gcFloorMiB, "gc-floor-mib", 0, "let the heap grow to this many MiB before the garbage collector runs: fewer collections in a write burst (lower tail latency) for more memory, part of which stays resident after the burst (0: off; ignored when GOGC is set)")
 	f.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the whole run to this file")
 	_ = f.MarkHidden("cpuprofile")
 	f.StringVar(&o.memProf, "memprofile", "", "write a heap profile to this file at shutdown")
@@ -195,8 +198,15 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 	if os.Getenv("GOGC") == "" {
 		// The canvas keeps its whole state in memory and allocates per
 		// request; a GC target of 200% trades some memory for markedly
-		// less GC CPU under write load (docs/benchmarks.md).
-		debug.SetGCPercent(200)
+		// less GC CPU under write load, and a floor under the heap goal
+		// keeps a small heap from collecting several times a second in a
+		// write burst (docs/benchmarks.md). memtrim returns the slack
+		// when the server goes idle.
+		if o.gcFloorMiB > 0 {
+			defer gcfloor.Start(uint64(o.gcFloorMiB)<<20, 200).Stop()
+		} else {
+			debug.SetGCPercent(200)
+		}
 	}
 	if o.cpuProf != "" {
 		f, err := os.Create(o.cpuProf)
