@@ -1,9 +1,6 @@
 package canvas
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // Placement constants (the reference's findOpenCanvasPosition).
 const (
@@ -39,24 +36,28 @@ func FindOpenPosition(nodes NodeSet, w, h float64) Point {
 		return Point{X: PlacementOriginX, Y: PlacementOriginY}
 	}
 	right := Point{X: last.Position.X + last.Size.Width + PlacementGap, Y: last.Position.Y}
-	// One buffer serves every probe below (a full board probes 21 boxes).
-	var buf [32]*Node
-	hits := buf[:0]
-	if right.X+w <= PlacementRowLimit {
-		hits = boardOnly(nodes.appendOverlapping(hits, Rect{right.X, right.Y, w, h}, PlacementGap))
-		if len(hits) == 0 {
-			return right
-		}
+	if right.X+w <= PlacementRowLimit && !blocked(nodes, Rect{right.X, right.Y, w, h}) {
+		return right
 	}
 
 	// Row scan: one index query per row gives every node that can block
 	// a candidate in that row; jumping past a blocker's right edge never
-	// skips a free spot, so the scan finds the leftmost free x.
+	// skips a free spot (every x before that edge overlaps the blocker), so
+	// the scan finds the leftmost free x whichever blocker it meets first,
+	// and the band's nodes need no order (nor to be unique). One buffer
+	// serves every row.
+	var buf [64]*Node
+	inBand := buf[:0]
 	y := PlacementOriginY
 	for row := 0; row < placementMaxRows; row++ {
 		band := Rect{X: PlacementOriginX, Y: y, W: PlacementRowLimit - PlacementOriginX, H: h}
-		inBand := boardOnly(nodes.appendOverlapping(hits[:0], band, PlacementGap))
-		hits = inBand
+		inBand = inBand[:0]
+		nodes.visitOverlapping(band, PlacementGap, func(n *Node) bool {
+			if onBoard(n) {
+				inBand = append(inBand, n)
+			}
+			return true
+		})
 		x := PlacementOriginX
 		for x+w < PlacementRowLimit {
 			cand := Rect{x, y, w, h}
@@ -88,8 +89,12 @@ func FindOpenPosition(nodes NodeSet, w, h float64) Point {
 // onBoard reports whether n is drawn on the board (not docked to the HUD).
 func onBoard(n *Node) bool { return n.DockPosition == "" }
 
-// boardOnly drops docked nodes from hits, in place: hits is the caller's
-// scratch buffer.
-func boardOnly(hits []*Node) []*Node {
-	return slices.DeleteFunc(hits, func(n *Node) bool { return !onBoard(n) })
+// blocked reports whether a board node overlaps r with the placement gap.
+func blocked(nodes NodeSet, r Rect) bool {
+	found := false
+	nodes.visitOverlapping(r, PlacementGap, func(n *Node) bool {
+		found = onBoard(n)
+		return !found
+	})
+	return found
 }

@@ -97,41 +97,48 @@ func (g grid) remove(n *Node) grid {
 	return g
 }
 
-// appendOverlapping appends to dst the nodes whose box overlaps r inflated
-// by gap, in layout order. ok is false when r is too large to look up cell
+// visit calls fn for each node whose box overlaps r inflated by gap, until
+// fn returns false, in no particular order and possibly more than once (a
+// node in several cells). ok is false when r is too large to look up cell
 // by cell; the caller then scans every node.
-func (g grid) appendOverlapping(dst []*Node, r Rect, gap float64) (nodes []*Node, ok bool) {
+func (g grid) visit(r Rect, gap float64, fn func(*Node) bool) (ok bool) {
 	probe := Rect{X: r.X - gap, Y: r.Y - gap, W: r.W + 2*gap, H: r.H + 2*gap}
 	x0, y0, x1, y1, gridded := cellRange(probe)
 	if !gridded || (x1-x0+1)*(y1-y0+1) > 4096 {
-		return dst, false
+		return false
 	}
-	start := len(dst)
-	out := dst
+	more := true
 	g.oversize.Ascend(func(_ uint64, n *Node) bool {
 		if r.OverlapsWithGap(n.Rect(), gap) {
-			out = append(out, n)
+			more = fn(n)
 		}
-		return true
+		return more
 	})
-	multiCell := x1 > x0 || y1 > y0
-	for cx := x0; cx <= x1; cx++ {
-		for cy := y0; cy <= y1; cy++ {
-			cell, found := g.cells.Get(cellKey(cx, cy))
-			if !found {
-				continue
-			}
+	for cx := x0; cx <= x1 && more; cx++ {
+		for cy := y0; cy <= y1 && more; cy++ {
+			cell, _ := g.cells.Get(cellKey(cx, cy))
 			for _, n := range cell {
 				if r.OverlapsWithGap(n.Rect(), gap) {
-					out = append(out, n)
+					if more = fn(n); !more {
+						break
+					}
 				}
 			}
 		}
 	}
+	return true
+}
+
+// appendOverlapping appends to dst the nodes whose box overlaps r inflated
+// by gap, in layout order, each once. ok is as for visit.
+func (g grid) appendOverlapping(dst []*Node, r Rect, gap float64) (nodes []*Node, ok bool) {
+	start := len(dst)
+	out := dst
+	if !g.visit(r, gap, func(n *Node) bool { out = append(out, n); return true }) {
+		return dst, false
+	}
 	found := out[start:]
 	slices.SortFunc(found, func(a, b *Node) int { return cmp.Compare(a.Ord, b.Ord) })
-	if multiCell || g.oversize.Len() > 0 {
-		found = slices.CompactFunc(found, func(a, b *Node) bool { return a.Ord == b.Ord })
-	}
+	found = slices.CompactFunc(found, func(a, b *Node) bool { return a.Ord == b.Ord })
 	return out[:start+len(found)], true
 }

@@ -79,6 +79,16 @@ func (s NodeSet) Overlapping(r Rect, gap float64) []*Node {
 	return s.appendOverlapping(nil, r, gap)
 }
 
+// visitOverlapping calls fn for each node overlapping r inflated by gap
+// until fn returns false: in no particular order and possibly more than
+// once, for callers that need neither (placement), without allocating.
+func (s NodeSet) visitOverlapping(r Rect, gap float64, fn func(*Node) bool) {
+	if s.items.len() == 0 || s.index.visit(r, gap, fn) {
+		return
+	}
+	s.Each(func(n *Node) bool { return !r.OverlapsWithGap(n.Rect(), gap) || fn(n) })
+}
+
 // appendOverlapping is Overlapping appending to dst (a caller probing many
 // boxes reuses one buffer).
 func (s NodeSet) appendOverlapping(dst []*Node, r Rect, gap float64) []*Node {
