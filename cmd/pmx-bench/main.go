@@ -8,6 +8,12 @@
 //	pmx-bench -bin ./bin/pmx-canvas -c 1,8,32,128 -n 20000
 //	pmx-bench -url http://127.0.0.1:4313 -c 32 -d 10s
 //	pmx-bench -bin ./bin/pmx-canvas -growth 100000 -c 32
+//	pmx-bench -bin old/pmx-canvas,bin/pmx-canvas -c 32 -n 40000 -repeat 5
+//	pmx-bench -bin ./bin/pmx-canvas -c 64 -canvases 1,32 -repeat 6
+//
+// With -repeat, or more than one binary or canvas count, each variant runs
+// with a fresh server, interleaved, and a summary gives the medians and the
+// ratios to the first variant.
 //
 // Server flags after "--" are passed to the started server, e.g.
 // "-- --journal-max-batch 1" to measure without group commit.
@@ -57,13 +63,19 @@ type config struct {
 	spread   bool
 	fanout   int
 	canvases int
+	// bins, canvasCounts and repeat are the load mode's variants
+	// (repeat.go); bin and canvases are the one being run.
+	bins         []string
+	canvasCounts []int
+	repeat       int
 }
 
 func main() {
 	var cfg config
 	var levels string
 	flag.StringVar(&cfg.url, "url", "", "server to load (default: start -bin in a temp workspace)")
-	flag.StringVar(&cfg.bin, "bin", "pmx-canvas", "pmx-canvas binary to start when -url is empty")
+	var bins, canvases string
+	flag.StringVar(&bins, "bin", "pmx-canvas", "pmx-canvas binary to start when -url is empty; a comma-separated list compares binaries (load mode)")
 	flag.StringVar(&levels, "c", "1,8,32,128", "comma-separated client counts")
 	flag.IntVar(&cfg.n, "n", 20000, "operations per level (ignored with -d)")
 	flag.DurationVar(&cfg.duration, "d", 0, "run each level for this long instead of -n operations")
@@ -79,17 +91,23 @@ func main() {
 	flag.DurationVar(&cfg.readWait, "read-interval", 0, "each reader's pause between reads (0: back to back)")
 	flag.IntVar(&cfg.await, "await", 0, "await mode: park this many gate waiters over HTTP, resolve, report release latency and memory per waiter")
 	flag.BoolVar(&cfg.spread, "spread", false, "await mode: one waiter per gate, all resolved together (default: all on one gate)")
-	flag.IntVar(&cfg.canvases, "canvases", 1, "spread the writers over this many canvases (writer w writes to canvas bench-<w mod N>)")
+	flag.StringVar(&canvases, "canvases", "1", "spread the writers over this many canvases (writer w writes to canvas bench-<w mod N>); a comma-separated list compares counts (load mode)")
+	flag.IntVar(&cfg.repeat, "repeat", 1, "load mode: run every variant this many times, interleaved, each with a fresh server, and print medians")
 	flag.IntVar(&cfg.fanout, "fanout", 0, "fan-out mode: open this many event-stream subscribers, add -n nodes one by one, report frame latency relative to each write's reply")
 	flag.IntVar(&cfg.startups, "startup", 0, "startup mode: start the server this many times; report time to a healthy /health and idle memory")
 	flag.Parse()
 	cfg.server = flag.Args()
-	for _, part := range strings.Split(levels, ",") {
-		c, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || c < 1 {
-			fatalf("bad -c value %q", part)
-		}
-		cfg.levels = append(cfg.levels, c)
+	var err error
+	if cfg.levels, err = parseInts("c", levels); err != nil {
+		fatalf("%v", err)
+	}
+	if cfg.canvasCounts, err = parseInts("canvases", canvases); err != nil {
+		fatalf("%v", err)
+	}
+	cfg.bins = strings.Split(bins, ",")
+	cfg.bin, cfg.canvases = cfg.bins[0], cfg.canvasCounts[0]
+	if cfg.repeat < 1 {
+		fatalf("bad -repeat value %d", cfg.repeat)
 	}
 	if err := run(cfg); err != nil {
 		fatalf("%v", err)
@@ -105,39 +123,74 @@ func run(cfg config) error {
 	if cfg.startups > 0 {
 		return startup(cfg)
 	}
-	url := cfg.url
-	pid := 0
-	if url == "" {
-		srv, err := startServer(cfg.bin, cfg.server)
-		if err != nil {
-			return err
-		}
+	if !cfg.rss && cfg.growth == 0 && cfg.await == 0 && cfg.fanout == 0 {
+		return repeatLoads(cfg)
+	}
+	srv, client, url, err := open(cfg)
+	if err != nil {
+		return err
+	}
+	if srv != nil {
 		defer srv.stop()
-		url, pid = srv.url, srv.cmd.Process.Pid
 	}
-	host := strings.TrimPrefix(url, "http://")
-	client := &fasthttp.HostClient{Addr: host, MaxConns: 1024, ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second}
-
-	if cfg.seed > 0 {
-		if err := seedBatches(client, url, cfg.seed); err != nil {
-			return err
-		}
-	}
-	if cfg.rss {
-		return rssReport(cfg, pid)
-	}
-	if cfg.growth > 0 {
+	switch {
+	case cfg.rss:
+		return rssReport(cfg, srv.pid())
+	case cfg.growth > 0:
 		return growth(cfg, client, url)
-	}
-	if cfg.await > 0 {
-		return awaitBench(cfg, client, url, pid, cfg.await, cfg.spread)
-	}
-	if cfg.fanout > 0 {
+	case cfg.await > 0:
+		return awaitBench(cfg, client, url, srv.pid(), cfg.await, cfg.spread)
+	default:
 		return fanoutBench(cfg, client, url, cfg.fanout, cfg.n)
 	}
-	if !cfg.jsonOut {
-		fmt.Printf("%-10s %-10s %6s %10s %10s %9s %9s %9s %9s\n", "label", "op", "C", "ops", "ops/s", "p50", "p95", "p99", "max")
+}
+
+// open starts cfg.bin (unless -url names a server) and seeds it. srv is
+// nil for a server pmx-bench did not start.
+func open(cfg config) (srv *server, client *fasthttp.HostClient, url string, err error) {
+	url = cfg.url
+	if url == "" {
+		if srv, err = startServer(cfg.bin, cfg.server); err != nil {
+			return nil, nil, "", err
+		}
+		url = srv.url
 	}
+	host := strings.TrimPrefix(url, "http://")
+	client = &fasthttp.HostClient{Addr: host, MaxConns: 1024, ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second}
+	if cfg.seed > 0 {
+		if err := seedBatches(client, url, cfg.seed); err != nil {
+			if srv != nil {
+				srv.stop()
+			}
+			return nil, nil, "", err
+		}
+	}
+	return srv, client, url, nil
+}
+
+// labelWidth is the label column's width (wider when variants are named).
+var labelWidth = 10
+
+func printHeader(cfg config) {
+	for _, v := range cfg.variants() {
+		labelWidth = max(labelWidth, len(v.label(cfg)))
+	}
+	if !cfg.jsonOut {
+		fmt.Printf("%-*s %-10s %6s %10s %10s %9s %9s %9s %9s\n", labelWidth, "label", "op", "C", "ops", "ops/s", "p50", "p95", "p99", "max")
+	}
+}
+
+// loadLevels runs every -c level once against a fresh server (or -url),
+// printing a row per level, and returns the results by level.
+func loadLevels(cfg config) (map[int]result, error) {
+	srv, client, url, err := open(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if srv != nil {
+		defer srv.stop()
+	}
+	out := map[int]result{}
 	for _, c := range cfg.levels {
 		var ids []string
 		if cfg.op == "node.move" {
@@ -154,8 +207,9 @@ func run(cfg config) error {
 		if cfg.readers > 0 {
 			report(cfg, cfg.readOp+"(r)", cfg.readers, <-readRes)
 		}
+		out[c] = res
 	}
-	return nil
+	return out, nil
 }
 
 // readLoop runs readers until stop closes.
@@ -367,7 +421,7 @@ func report(cfg config, op string, c int, r result) {
 		fmt.Println(string(out))
 		return
 	}
-	fmt.Printf("%-10s %-10s %6d %10d %10.0f %9s %9s %9s %9s", cfg.label, op, c, r.ops, rate,
+	fmt.Printf("%-*s %-10s %6d %10d %10.0f %9s %9s %9s %9s", labelWidth, cfg.label, op, c, r.ops, rate,
 		fmtDur(r.percentile(50)), fmtDur(r.percentile(95)), fmtDur(r.percentile(99)), fmtDur(r.percentile(100)))
 	if r.errors > 0 {
 		fmt.Printf("  (%d errors)", r.errors)
@@ -407,6 +461,14 @@ type server struct {
 	cmd *exec.Cmd
 	url string
 	ws  string
+}
+
+// pid is the server process's id, 0 for a server pmx-bench did not start.
+func (s *server) pid() int {
+	if s == nil {
+		return 0
+	}
+	return s.cmd.Process.Pid
 }
 
 var bannerURL = regexp.MustCompile(`running at http://localhost:(\d+)`)
