@@ -43,8 +43,10 @@ func fanoutBench(cfg config, client *fasthttp.HostClient, url string, subs, writ
 			signalled := false
 			for {
 				line, err := r.ReadSlice('\n')
+				isData := bytes.HasPrefix(line, []byte("data: "))
 				if err == bufio.ErrBufferFull {
-					// A long data line: only its tail (the revision) matters.
+					// A long data line (a layout past 64 KiB): only its
+					// tail (the revision) matters.
 					rest := append([]byte(nil), line...)
 					for err == bufio.ErrBufferFull {
 						line, err = r.ReadSlice('\n')
@@ -58,7 +60,7 @@ func fanoutBench(cfg config, client *fasthttp.HostClient, url string, subs, writ
 				switch {
 				case bytes.HasPrefix(line, []byte("event: ")):
 					event = string(bytes.TrimSpace(line[7:]))
-				case bytes.HasPrefix(line, []byte("data: ")) && event == "canvas-layout-update":
+				case isData && event == "canvas-layout-update":
 					now := time.Now()
 					if rev, ok := tailRevision(line); ok {
 						got[i] = append(got[i], arrival{rev, now})
