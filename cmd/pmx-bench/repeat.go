@@ -111,7 +111,7 @@ func summarise(cfg config, vs []variant, all map[variant]runs) {
 			}
 			slices.Sort(p99s)
 			fmt.Printf("%-24s %6d %10.0f %9s %9s  %s..%s\n", v.label(cfg), clients, median(rates),
-				fmtDur(medianDur(p50s)), fmtDur(medianDur(p99s)), fmtDur(p99s[0]), fmtDur(p99s[len(p99s)-1]))
+				fmtDur(median(p50s)), fmtDur(median(p99s)), fmtDur(p99s[0]), fmtDur(p99s[len(p99s)-1]))
 		}
 	}
 	if len(vs) < 2 {
@@ -134,17 +134,10 @@ func summarise(cfg config, vs []variant, all map[variant]runs) {
 
 func (r result) rate() float64 { return float64(r.ops) / r.elapsed.Seconds() }
 
-func median(xs []float64) float64 {
+// median returns the middle value of xs (the mean of the two middle ones
+// for an even count); xs is not changed.
+func median[T float64 | time.Duration](xs []T) T {
 	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-func medianDur(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
 	slices.Sort(s)
 	if len(s)%2 == 1 {
 		return s[len(s)/2]

@@ -33,8 +33,8 @@ func TestMedians(t *testing.T) {
 		t.Errorf("median of 4,1,3,2 = %v", got)
 	}
 	in := []time.Duration{5, 1, 9}
-	if got := medianDur(in); got != 5 || !slices.Equal(in, []time.Duration{5, 1, 9}) {
-		t.Errorf("medianDur = %v (input now %v)", got, in)
+	if got := median(in); got != 5 || !slices.Equal(in, []time.Duration{5, 1, 9}) {
+		t.Errorf("median of durations = %v (input now %v)", got, in)
 	}
 }
 
