@@ -223,9 +223,30 @@ func (tx *Tx) NewEdgeID() string {
 	}
 }
 
+// trackScanMax is how many records of a kind a step tracks by scanning
+// before it indexes them by id.
+const trackScanMax = 8
+
+// track records that id went from before to after in this step; a record
+// changed twice keeps its first before and its last after.
 func track[T comparable](list *[]RecordChange[T], idx *map[string]int, id string, before, after T) {
 	if *idx == nil {
-		*idx = map[string]int{}
+		// Most steps change a record or two: a scan of the list beats a
+		// map (and its allocation) until the list grows.
+		if len(*list) < trackScanMax {
+			for i := range *list {
+				if (*list)[i].ID == id {
+					(*list)[i].After = after
+					return
+				}
+			}
+			*list = append(*list, RecordChange[T]{ID: id, Before: before, After: after})
+			return
+		}
+		*idx = make(map[string]int, 2*len(*list))
+		for i, c := range *list {
+			(*idx)[c.ID] = i
+		}
 	}
 	if i, ok := (*idx)[id]; ok {
 		(*list)[i].After = after

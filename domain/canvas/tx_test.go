@@ -1,6 +1,9 @@
 package canvas
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // Every record kind follows the same Put/Delete rules (one generic
 // implementation): a new record gets a fresh ordinal, a replacement keeps
@@ -97,4 +100,26 @@ func changed[T comparable](list []RecordChange[T]) (n int, before, after bool) {
 	}
 	var none T
 	return len(list), list[0].Before != none, list[0].After != none
+}
+
+// A step that changes many records tracks each once, with its first before
+// and its last after, on both sides of the switch from scanning to an index.
+func TestTrackKeepsOneChangePerRecord(t *testing.T) {
+	for _, n := range []int{1, trackScanMax - 1, trackScanMax, trackScanMax + 1, 3 * trackScanMax} {
+		tx := Begin(NewState(), testEnv())
+		for round := range 3 {
+			for i := range n {
+				tx.PutNode(&Node{ID: fmt.Sprint("n", i), Type: "markdown", Size: Size{10, 10}, Position: Point{float64(round), 0}, Data: map[string]any{}})
+			}
+		}
+		_, ch, _ := tx.Commit()
+		if len(ch.Nodes) != n {
+			t.Fatalf("%d nodes put three times: %d changes, want %d", n, len(ch.Nodes), n)
+		}
+		for i, c := range ch.Nodes {
+			if c.ID != fmt.Sprint("n", i) || c.Before != nil || c.After == nil || c.After.Position.X != 2 {
+				t.Fatalf("%d nodes: change %d = %+v, want n%d from nothing to its last put", n, i, c, i)
+			}
+		}
+	}
 }
