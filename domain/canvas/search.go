@@ -42,10 +42,11 @@ func buildSearchFields(n *Node) *searchFields {
 }
 
 func (n *Node) searchFields() *searchFields {
-	if n.search == nil {
+	if n.json == nil {
 		return buildSearchFields(n) // a node not (yet) in a set
 	}
-	return n.search
+	n.json.searchOnce.Do(func() { n.json.search = buildSearchFields(n) })
+	return n.json.search
 }
 
 // SearchResult is one search hit.

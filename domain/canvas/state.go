@@ -37,9 +37,6 @@ func (s NodeSet) LastWhere(keep func(*Node) bool) (*Node, bool) { return s.items
 
 // Put inserts or replaces n (keyed by n.ID, ordered by n.Ord).
 func (s NodeSet) Put(n *Node) NodeSet {
-	if n.search == nil {
-		n.search = buildSearchFields(n)
-	}
 	if n.json == nil {
 		n.json = &nodeJSON{}
 	}

@@ -73,16 +73,19 @@ type Node struct {
 	// through updates and restored by undo, so order survives round trips.
 	Ord uint64
 
-	search *searchFields // set by NodeSet.Put; cleared by Clone
-	json   *nodeJSON     // lazily rendered wire forms; set by NodeSet.Put
+	json *nodeJSON // lazily built wire forms and search fields; set by NodeSet.Put, cleared by Clone
 }
 
 // nodeJSON caches a node's rendered JSON. A Node never changes once it is in
 // a set, so its default wire and raw forms are rendered at most once, by the
 // first reader that needs them, and a 10,000-node layout is a concatenation.
 type nodeJSON struct {
-	wireOnce, rawOnce sync.Once
-	wire, raw         []byte
+	wireOnce, rawOnce, searchOnce sync.Once
+	wire, raw                     []byte
+	// search holds the lower-cased fields a search matches, built by the
+	// first search (not on the write path: a file node's content is
+	// copied when it has capitals).
+	search *searchFields
 }
 
 // Rect returns the node's bounding box.
@@ -93,7 +96,7 @@ func (n *Node) Rect() Rect {
 // Clone returns a shallow copy whose Data map may be changed freely.
 func (n *Node) Clone() *Node {
 	c := *n
-	c.search, c.json = nil, nil
+	c.json = nil
 	c.Data = make(map[string]any, len(n.Data)+2)
 	for k, v := range n.Data {
 		c.Data[k] = v
