@@ -95,7 +95,7 @@ func PlaceExtApp(tx *Tx, a ExtAppNode) (n *Node, created bool, err *messages.Err
 	if a.X != nil && a.Y != nil {
 		n.Position = Point{X: *a.X, Y: *a.Y}
 	} else if created {
-		n.Position = FindOpenPosition(tx.State().Nodes, n.Size.Width, n.Size.Height)
+		n.Position = FindOpenPosition(&tx.State().Nodes, n.Size.Width, n.Size.Height)
 	}
 	if m, ok := a.ToolResult.(map[string]any); ok && m != nil && a.AdjustResult != nil {
 		a.AdjustResult(n.ID, m)

@@ -525,7 +525,7 @@ func AddGraphNode(tx *Tx, g GraphNode) (*Node, *messages.Error) {
 	if g.X != nil && g.Y != nil {
 		n.Position = Point{X: *g.X, Y: *g.Y}
 	} else {
-		n.Position = FindOpenPosition(tx.State().Nodes, size.Width, size.Height)
+		n.Position = FindOpenPosition(&tx.State().Nodes, size.Width, size.Height)
 	}
 	n.ID = tx.NewNodeID("graph")
 	n.Data = map[string]any{"title": g.Title, "spec": g.Spec, "url": ViewerURL(n.ID), "trustedDomain": true,
@@ -634,7 +634,7 @@ func addPrimitiveNode(tx *Tx, in *messages.NodeAddInput, kind string) (*Node, *m
 	if x, y := in.XY(); x != nil && y != nil {
 		n.Position = Point{X: *x, Y: *y}
 	} else {
-		n.Position = FindOpenPosition(tx.State().Nodes, size.Width, size.Height)
+		n.Position = FindOpenPosition(&tx.State().Nodes, size.Width, size.Height)
 	}
 	n.ID = tx.NewNodeID("node")
 	tx.PutNode(n)
@@ -697,7 +697,7 @@ func AddJSONRenderNode(tx *Tx, j JSONRenderNode) (*Node, *messages.Error) {
 	if j.X != nil && j.Y != nil {
 		n.Position = Point{X: *j.X, Y: *j.Y}
 	} else {
-		n.Position = FindOpenPosition(tx.State().Nodes, size.Width, size.Height)
+		n.Position = FindOpenPosition(&tx.State().Nodes, size.Width, size.Height)
 	}
 	n.ID = tx.NewNodeID("ui")
 	n.Data = map[string]any{"title": j.Title, "spec": j.Spec, "url": ViewerURL(n.ID), "trustedDomain": true,

@@ -349,7 +349,7 @@ func CreateGroup(tx *Tx, spec GroupSpec) (*Node, *messages.Error) {
 		r := fitBounds(tx, spec.ChildIDs)
 		g.Position, g.Size = Point{r.X, r.Y}, Size{r.W, r.H}
 	default:
-		g.Position = FindOpenPosition(tx.State().Nodes, g.Size.Width, g.Size.Height)
+		g.Position = FindOpenPosition(&tx.State().Nodes, g.Size.Width, g.Size.Height)
 	}
 	g.ID = tx.NewNodeID("group")
 	tx.PutNode(g)

@@ -116,7 +116,7 @@ func AddNode(tx *Tx, in *messages.NodeAddInput, opts AddOptions) (*Node, *messag
 	if x, y := in.XY(); x != nil && y != nil {
 		n.Position = Point{X: *x, Y: *y}
 	} else {
-		n.Position = FindOpenPosition(tx.State().Nodes, n.Size.Width, n.Size.Height)
+		n.Position = FindOpenPosition(&tx.State().Nodes, n.Size.Width, n.Size.Height)
 	}
 	if typ == "context" {
 		// The reference docks new context widgets to the right, collapsed.

@@ -29,14 +29,17 @@ const (
 // x = 1474, outside a 1400 px window.)
 //
 // Every probe uses the spatial index, so the cost does not grow with the
-// number of nodes on the canvas.
-func FindOpenPosition(nodes NodeSet, w, h float64) Point {
+// number of nodes on the canvas. A row scan that finds the top rows full is
+// remembered in nodes (the caller's working set) until a node inside the
+// area it read changes: on a board that grows downwards the scan then runs
+// once, not on every row's worth of adds.
+func FindOpenPosition(nodes *NodeSet, w, h float64) Point {
 	last, ok := nodes.LastWhere(onBoard)
 	if !ok {
 		return Point{X: PlacementOriginX, Y: PlacementOriginY}
 	}
 	right := Point{X: last.Position.X + last.Size.Width + PlacementGap, Y: last.Position.Y}
-	if right.X+w <= PlacementRowLimit && !blocked(nodes, Rect{right.X, right.Y, w, h}) {
+	if right.X+w <= PlacementRowLimit && !blocked(*nodes, Rect{right.X, right.Y, w, h}) {
 		return right
 	}
 
@@ -46,9 +49,44 @@ func FindOpenPosition(nodes NodeSet, w, h float64) Point {
 	// the scan finds the leftmost free x whichever blocker it meets first,
 	// and the band's nodes need no order (nor to be unique). One buffer
 	// serves every row.
+	if f := nodes.full; f == nil || f.w != w || f.h != h {
+		p, ok := rowScan(*nodes, w, h)
+		if ok {
+			return p
+		}
+		nodes.full = &rowsFull{w: w, h: h, area: Rect{
+			X: PlacementOriginX - PlacementGap, Y: PlacementOriginY - PlacementGap,
+			W: PlacementRowLimit - PlacementOriginX + 2*PlacementGap, H: p.Y - PlacementOriginY + 2*PlacementGap,
+		}}
+	}
+	bottom, _ := nodes.MaxBottom()
+	return Point{X: PlacementOriginX, Y: bottom + PlacementGap}
+}
+
+// rowsFull is a row scan's finding that no w×h box fits in the top rows,
+// with the area whose board nodes decided it: every band it probed,
+// inflated by the gap. Only a node inside that area can change the
+// finding.
+type rowsFull struct {
+	w, h float64
+	area Rect
+}
+
+// unless returns f, or nil when n lies in (or touches) f's area.
+func (f *rowsFull) unless(n *Node) *rowsFull {
+	if f == nil || f.area.OverlapsWithGap(n.Rect(), 1) {
+		return nil
+	}
+	return f
+}
+
+// rowScan looks for the leftmost free x in the top rows, row by row. When
+// every row is full, ok is false and p.Y is the bottom of the last band
+// probed.
+func rowScan(nodes NodeSet, w, h float64) (p Point, ok bool) {
 	var buf [64]*Node
 	inBand := buf[:0]
-	y := PlacementOriginY
+	y, bandBottom := PlacementOriginY, PlacementOriginY
 	for row := 0; row < placementMaxRows; row++ {
 		band := Rect{X: PlacementOriginX, Y: y, W: PlacementRowLimit - PlacementOriginX, H: h}
 		inBand = inBand[:0]
@@ -69,7 +107,7 @@ func FindOpenPosition(nodes NodeSet, w, h float64) Point {
 				}
 			}
 			if blocker == nil {
-				return Point{X: x, Y: y}
+				return Point{X: x, Y: y}, true
 			}
 			x = blocker.Position.X + blocker.Size.Width + PlacementGap
 		}
@@ -80,10 +118,10 @@ func FindOpenPosition(nodes NodeSet, w, h float64) Point {
 				next = math.Max(next, n.Position.Y+n.Size.Height)
 			}
 		}
+		bandBottom = y + h
 		y = next + PlacementGap
 	}
-	bottom, _ := nodes.MaxBottom()
-	return Point{X: PlacementOriginX, Y: bottom + PlacementGap}
+	return Point{X: PlacementOriginX, Y: bandBottom}, false
 }
 
 // onBoard reports whether n is drawn on the board (not docked to the HUD).

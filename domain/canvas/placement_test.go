@@ -1,6 +1,7 @@
 package canvas
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -37,7 +38,8 @@ func TestFindOpenPosition(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := FindOpenPosition(setOf(tc.nodes...), tc.w, tc.h)
+			set := setOf(tc.nodes...)
+			got := FindOpenPosition(&set, tc.w, tc.h)
 			if got != tc.want {
 				t.Fatalf("FindOpenPosition = %v, want %v", got, tc.want)
 			}
@@ -56,7 +58,7 @@ func TestFindOpenPositionNeverOverlaps(t *testing.T) {
 		if i%3 == 0 { // some explicit positions scattered around
 			p = Point{r.Float64()*6000 - 500, r.Float64()*6000 - 500}
 		} else {
-			p = FindOpenPosition(s, w, h)
+			p = FindOpenPosition(&s, w, h)
 			box := Rect{p.X, p.Y, w, h}
 			s.Each(func(n *Node) bool {
 				if box.OverlapsWithGap(n.Rect(), PlacementGap) {
@@ -164,16 +166,64 @@ func TestFindOpenPositionIgnoresDockedWidgets(t *testing.T) {
 	s := NewNodeSet()
 	s = s.Put(&Node{ID: "status-main", Type: "status", Position: Point{40, 80}, Size: Size{300, 120}, DockPosition: "left", Ord: 1, Data: map[string]any{}})
 	s = s.Put(&Node{ID: "context-main", Type: "context", Position: Point{1130, 80}, Size: Size{320, 400}, DockPosition: "right", Ord: 2, Data: map[string]any{}})
-	if got := FindOpenPosition(s, 640, 420); got != (Point{40, 80}) {
+	if got := FindOpenPosition(&s, 640, 420); got != (Point{40, 80}) {
 		t.Fatalf("first node at %v, want (40,80)", got)
 	}
 	s = s.Put(&Node{ID: "a", Type: "markdown", Position: Point{40, 80}, Size: Size{640, 420}, Ord: 3, Data: map[string]any{}})
-	if got := FindOpenPosition(s, 640, 420); got != (Point{704, 80}) {
+	if got := FindOpenPosition(&s, 640, 420); got != (Point{704, 80}) {
 		t.Fatalf("second node at %v, want (704,80)", got)
 	}
 	// A docked node added last is not the anchor either.
 	s = s.Put(&Node{ID: "d", Type: "status", Position: Point{2000, 900}, Size: Size{300, 120}, DockPosition: "left", Ord: 4, Data: map[string]any{}})
-	if got := FindOpenPosition(s, 640, 420); got != (Point{704, 80}) {
+	if got := FindOpenPosition(&s, 640, 420); got != (Point{704, 80}) {
 		t.Fatalf("after a docked node: %v, want (704,80)", got)
+	}
+}
+
+// The remembered "top rows full" finding never changes a placement: after
+// any mix of adds, moves and deletes (inside and outside the scanned area)
+// the set that remembers places every box where a set that never
+// remembered would. The finding must also be used, or the test proves
+// nothing.
+func TestRememberedFullRowsPlaceAsAFreshScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	s := NewNodeSet()
+	used := 0
+	next := 1
+	put := func(p Point, w, h float64) {
+		s = s.Put(&Node{ID: fmt.Sprint("n", next), Position: p, Size: Size{w, h}, Ord: uint64(next), Data: map[string]any{}})
+		next++
+	}
+	sizes := []Size{{360, 200}, {360, 200}, {360, 200}, {640, 420}}
+	for step := range 3000 {
+		sz := sizes[r.IntN(len(sizes))]
+		fresh := s
+		fresh.full = nil
+		want := FindOpenPosition(&fresh, sz.Width, sz.Height)
+		remembered := s.full != nil && s.full.w == sz.Width && s.full.h == sz.Height
+		got := FindOpenPosition(&s, sz.Width, sz.Height)
+		if got != want {
+			t.Fatalf("step %d: placed at %v with the remembered scan, %v with a fresh one", step, got, want)
+		}
+		if remembered {
+			used++
+		}
+		switch op := r.IntN(20); {
+		case op == 0 && s.Len() > 0: // delete a random node (often one in the top rows)
+			s = s.Delete(fmt.Sprint("n", 1+r.IntN(next-1)))
+		case op == 1 && s.Len() > 0: // move one, into the top rows or away
+			if n, ok := s.Get(fmt.Sprint("n", 1+r.IntN(next-1))); ok {
+				c := n.Clone()
+				c.Position = Point{r.Float64() * 3000, r.Float64() * 3000}
+				s = s.Put(c)
+			}
+		case op == 2: // an explicit position anywhere
+			put(Point{r.Float64()*4000 - 500, r.Float64()*8000 - 500}, sz.Width, sz.Height)
+		default:
+			put(got, sz.Width, sz.Height)
+		}
+	}
+	if used < 500 {
+		t.Fatalf("the remembered finding served %d of 3000 placements; the test needs it used", used)
 	}
 }

@@ -12,6 +12,9 @@ type NodeSet struct {
 	// again (after the bottom-most node moved up or left).
 	maxBottom   float64
 	bottomStale bool
+	// full remembers a row scan that found the top rows full (placement);
+	// a put or delete inside the area it read forgets it.
+	full *rowsFull
 }
 
 // NewNodeSet returns an empty set.
@@ -41,8 +44,9 @@ func (s NodeSet) Put(n *Node) NodeSet {
 		n.json = &nodeJSON{}
 	}
 	idx := s.index
-	next := NodeSet{maxBottom: s.maxBottom, bottomStale: s.bottomStale}
+	next := NodeSet{maxBottom: s.maxBottom, bottomStale: s.bottomStale, full: s.full.unless(n)}
 	if old, ok := s.items.get(n.ID); ok {
+		next.full = next.full.unless(old)
 		idx = idx.remove(old)
 		if old.Rect().Bottom() >= s.maxBottom {
 			next.bottomStale = true
@@ -66,7 +70,8 @@ func (s NodeSet) Delete(id string) NodeSet {
 		return s
 	}
 	stale := s.bottomStale || old.Rect().Bottom() >= s.maxBottom
-	return NodeSet{items: s.items.delete(id), index: s.index.remove(old), maxBottom: s.maxBottom, bottomStale: stale}
+	return NodeSet{items: s.items.delete(id), index: s.index.remove(old), maxBottom: s.maxBottom, bottomStale: stale,
+		full: s.full.unless(old)}
 }
 
 // Overlapping returns the nodes whose box overlaps r inflated by gap, in

@@ -59,7 +59,7 @@ func PlaceWebArtifact(tx *Tx, a WebArtifactNode) (n *Node, created bool, err *me
 		}
 	}
 	n = &Node{Type: "mcp-app", Size: webArtifactSize, ZIndex: 1, Data: data}
-	n.Position = FindOpenPosition(tx.State().Nodes, webArtifactSize.Width, webArtifactSize.Height)
+	n.Position = FindOpenPosition(&tx.State().Nodes, webArtifactSize.Width, webArtifactSize.Height)
 	n.ID = tx.NewNodeID("artifact")
 	tx.PutNode(n)
 	tx.Describe("addNode", `Added web artifact "`+titleOrID(n)+`"`)
