@@ -12,6 +12,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/messages"
 	"github.com/pmxcanvas/pmx-canvas/persistence"
 )
@@ -287,4 +288,34 @@ func journalUnderTest(t *testing.T) (*persistence.Store, *actor.ActorSystem, *ca
 	as := actor.NewActorSystem()
 	t.Cleanup(as.Shutdown)
 	return store, as, &canvasRef{id: "main", sys: &System{cfg: Config{Store: store, Logger: quiet()}}, journal: newJournalCore()}
+}
+
+// The Journal writes one canvas meta record per commit, the newest of the
+// layout steps in it; AX writes (no meta) leave it alone.
+func TestJournalWritesTheNewestMetaRecord(t *testing.T) {
+	store, as, ref := journalUnderTest(t)
+	w := &probe{}
+	pw := as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return w }))
+	journal := as.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &journalActor{ref: ref} }))
+	for i := uint64(1); i <= 30; i++ {
+		write := &journalWrite{from: pw, seq: i, ops: []persistence.Op{persistence.Set(fmt.Sprintf("r%02d", i), "v")}}
+		if i%3 != 0 { // every third is an AX write: records only
+			st := canvas.NewState()
+			st.Revision = i
+			write.meta = st
+		}
+		as.Root.Send(journal, write)
+	}
+	eventually(t, func() bool {
+		msgs := w.received()
+		return len(msgs) > 0 && msgs[len(msgs)-1].(*journalCommitted).upTo == 30
+	})
+	v, ok, err := store.Get(persistence.MetaKey("main"))
+	if err != nil || !ok {
+		t.Fatalf("meta record: %q %v %v", v, ok, err)
+	}
+	var meta struct{ Revision uint64 }
+	if err := json.Unmarshal([]byte(v), &meta); err != nil || meta.Revision != 29 {
+		t.Fatalf("meta record %s: revision %d, want 29 (the newest layout step's)", v, meta.Revision)
+	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/pmxcanvas/pmx-canvas/domain/canvas"
 	"github.com/pmxcanvas/pmx-canvas/persistence"
 )
 
@@ -109,7 +110,7 @@ func (j *journalActor) flush(ctx actor.Context) {
 	if max := j.ref.sys.cfg.MaxBatch; max > 0 && len(batch) > max {
 		batch = batch[:max]
 	}
-	n := 0
+	n := 1
 	for _, w := range batch {
 		n += len(w.ops)
 	}
@@ -118,8 +119,15 @@ func (j *journalActor) flush(ctx actor.Context) {
 	if unsaved != nil {
 		ops = append(ops, *unsaved...)
 	}
+	var meta *canvas.State
 	for _, w := range batch {
 		ops = append(ops, w.ops...)
+		if w.meta != nil {
+			meta = w.meta
+		}
+	}
+	if meta != nil {
+		ops = append(ops, persistence.MetaOp(j.ref.id, meta))
 	}
 	if hook := journalFaultHook.Load(); hook != nil {
 		(*hook)(false)

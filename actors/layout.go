@@ -39,6 +39,10 @@ type journalWrite struct {
 	from *actor.PID
 	seq  uint64
 	ops  []persistence.Op
+	// meta, for a layout step, is the state after it: a commit carries the
+	// canvas meta record (revision, next ordinal, pins, viewport, theme) of
+	// the newest such state among its writes, once.
+	meta *canvas.State
 }
 
 // journalCommitted tells a writer that every write of its up to upTo is
@@ -206,7 +210,7 @@ func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 		b.SetRevision(next.Revision)
 	}
 	reply := &messages.Reply{Body: body, Revision: next.Revision}
-	ops := persistence.ChangeOps(a.ref.id, change, next)
+	ops := persistence.RecordOps(a.ref.id, change)
 	core.seq++
 	p := &pendingWrite{seq: core.seq, state: next, events: events, change: change, agent: env.Agent,
 		reply: reply, waiters: []*actor.PID{ctx.Sender()},
@@ -228,7 +232,7 @@ func (a *layoutActor) invoke(ctx actor.Context, req *invokeRequest) {
 	}
 	core.state = next
 	core.pending = append(core.pending, p)
-	ctx.Send(a.ref.journalPID.Load(), &journalWrite{from: ctx.Self(), seq: p.seq, ops: ops})
+	ctx.Send(a.ref.journalPID.Load(), &journalWrite{from: ctx.Self(), seq: p.seq, ops: ops, meta: next})
 }
 
 // run calls a handler. If it panics, the caller gets a 500 and the panic is

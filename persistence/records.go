@@ -103,9 +103,18 @@ func encode(v any) string {
 	return out
 }
 
-// ChangeOps returns the writes that make the store match next after change.
+// ChangeOps returns the writes that make the store match next after change:
+// RecordOps and the canvas's meta record.
 func ChangeOps(cid string, change *canvas.Change, next *canvas.State) []Op {
-	ops := make([]Op, 0, len(change.Nodes)+len(change.Edges)+len(change.Annotations)+1)
+	return append(RecordOps(cid, change), MetaOp(cid, next))
+}
+
+// RecordOps returns the writes of change's records (nodes, edges,
+// annotations, snapshots), without the meta record: the Journal writes one
+// meta record per commit, from the newest state in it, however many steps
+// the commit holds.
+func RecordOps(cid string, change *canvas.Change) []Op {
+	ops := make([]Op, 0, len(change.Nodes)+len(change.Edges)+len(change.Annotations)+2)
 	for _, c := range change.Nodes {
 		if c.After == nil {
 			ops = append(ops, Delete(NodeKey(cid, c.ID)))
@@ -137,7 +146,7 @@ func ChangeOps(cid string, change *canvas.Change, next *canvas.State) []Op {
 			ops = append(ops, SetBlob(SnapshotContentKey(cid, c.ID), []byte(encode(contentRecord(c.After.Content)))))
 		}
 	}
-	return append(ops, MetaOp(cid, next))
+	return ops
 }
 
 func contentRecord(c *canvas.SnapshotContent) snapshotContentRecord {
