@@ -93,11 +93,17 @@ func (s *Server) envelope(c *fiber.Ctx, op *messages.Op) (*messages.Envelope, *m
 	} else {
 		// Fast path: the body is the whole input.
 		input = body
-		if len(input) == 0 {
+		switch {
+		case len(input) == 0:
 			input = json.RawMessage("{}")
-		} else if err := json.Unmarshal(body, &meta); err != nil {
-			if _, isType := err.(*json.UnmarshalTypeError); !isType {
-				return nil, messages.InvalidJSON("the request body is not valid JSON: %v", err)
+		case !mayCarryMeta(body) && json.Valid(body):
+			// No agentId or ifRevision key in it: nothing to decode here
+			// (the input decoder reads the body once, below).
+		default:
+			if err := json.Unmarshal(body, &meta); err != nil {
+				if _, isType := err.(*json.UnmarshalTypeError); !isType {
+					return nil, messages.InvalidJSON("the request body is not valid JSON: %v", err)
+				}
 			}
 		}
 	}
@@ -130,6 +136,14 @@ func (s *Server) envelope(c *fiber.Ctx, op *messages.Op) (*messages.Envelope, *m
 	}
 	env.Args = args
 	return env, nil
+}
+
+// mayCarryMeta reports whether a JSON body can hold the transport's meta
+// keys (agentId, ifRevision): it names one, or it has a \u escape, the only
+// way a key can spell those letters otherwise.
+func mayCarryMeta(body []byte) bool {
+	return bytes.Contains(body, []byte(messages.MetaAgentID)) || bytes.Contains(body, []byte(messages.MetaIfRevision)) ||
+		bytes.Contains(body, []byte(`\u`))
 }
 
 // hasInputQuery reports whether the query string carries operation input
