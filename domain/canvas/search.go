@@ -42,11 +42,11 @@ func buildSearchFields(n *Node) *searchFields {
 }
 
 func (n *Node) searchFields() *searchFields {
-	if n.json == nil {
+	if n.cache == nil {
 		return buildSearchFields(n) // a node not (yet) in a set
 	}
-	n.json.searchOnce.Do(func() { n.json.search = buildSearchFields(n) })
-	return n.json.search
+	n.cache.searchOnce.Do(func() { n.cache.search = buildSearchFields(n) })
+	return n.cache.search
 }
 
 // SearchResult is one search hit.

@@ -472,22 +472,22 @@ func wireMap(w WireNode) map[string]any {
 
 // wireJSON returns the node's default wire JSON (no context pin applied).
 func (n *Node) wireJSON() ([]byte, error) {
-	if n.json == nil {
+	if n.cache == nil {
 		return json.Marshal(Wire(n, false, ReadOptions{}))
 	}
 	var err error
-	n.json.wireOnce.Do(func() { n.json.wire, err = json.Marshal(Wire(n, false, ReadOptions{})) })
-	return n.json.wire, err
+	n.cache.wireOnce.Do(func() { n.cache.wire, err = json.Marshal(Wire(n, false, ReadOptions{})) })
+	return n.cache.wire, err
 }
 
 // rawJSON returns the node's raw JSON (no context pin applied).
 func (n *Node) rawJSON() ([]byte, error) {
-	if n.json == nil {
+	if n.cache == nil {
 		return json.Marshal(Raw(n, false))
 	}
 	var err error
-	n.json.rawOnce.Do(func() { n.json.raw, err = json.Marshal(Raw(n, false)) })
-	return n.json.raw, err
+	n.cache.rawOnce.Do(func() { n.cache.raw, err = json.Marshal(Raw(n, false)) })
+	return n.cache.raw, err
 }
 
 // LayoutJSON renders a layout fast: nodes come from their cached JSON, so a

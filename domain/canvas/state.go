@@ -40,8 +40,8 @@ func (s NodeSet) LastWhere(keep func(*Node) bool) (*Node, bool) { return s.items
 
 // Put inserts or replaces n (keyed by n.ID, ordered by n.Ord).
 func (s NodeSet) Put(n *Node) NodeSet {
-	if n.json == nil {
-		n.json = &nodeJSON{}
+	if n.cache == nil {
+		n.cache = &nodeCache{}
 	}
 	idx := s.index
 	next := NodeSet{maxBottom: s.maxBottom, bottomStale: s.bottomStale, full: s.full.unless(n)}

@@ -73,13 +73,14 @@ type Node struct {
 	// through updates and restored by undo, so order survives round trips.
 	Ord uint64
 
-	json *nodeJSON // lazily built wire forms and search fields; set by NodeSet.Put, cleared by Clone
+	cache *nodeCache // lazily built wire forms and search fields; set by NodeSet.Put, cleared by Clone
 }
 
-// nodeJSON caches a node's rendered JSON. A Node never changes once it is in
-// a set, so its default wire and raw forms are rendered at most once, by the
-// first reader that needs them, and a 10,000-node layout is a concatenation.
-type nodeJSON struct {
+// nodeCache holds what a node's readers derive from it. A Node never
+// changes once it is in a set, so its default wire and raw JSON are rendered
+// at most once, by the first reader that needs them (a 10,000-node layout is
+// a concatenation), and its search fields are built by the first search.
+type nodeCache struct {
 	wireOnce, rawOnce, searchOnce sync.Once
 	wire, raw                     []byte
 	// search holds the lower-cased fields a search matches, built by the
@@ -96,7 +97,7 @@ func (n *Node) Rect() Rect {
 // Clone returns a shallow copy whose Data map may be changed freely.
 func (n *Node) Clone() *Node {
 	c := *n
-	c.json = nil
+	c.cache = nil
 	c.Data = make(map[string]any, len(n.Data)+2)
 	for k, v := range n.Data {
 		c.Data[k] = v

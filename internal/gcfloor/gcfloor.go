@@ -34,9 +34,8 @@ func Percent(live, floor uint64, base int) int {
 	if goal := live + live/100*uint64(base); goal >= floor {
 		return base
 	}
-	p := (floor - live) / live * 100
-	p += (floor - live) % live * 100 / live
-	return int(min(max(p, uint64(base)), MaxPercent))
+	p := int(min(float64(floor-live)/float64(live)*100, MaxPercent))
+	return max(p, base)
 }
 
 const liveMetric = "/gc/heap/live:bytes"
