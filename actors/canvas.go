@@ -314,6 +314,11 @@ func (c *canvasSupervisor) failPending(ctx actor.Context) {
 	if ref.journal != nil {
 		ref.journal.queue = nil
 	}
+	if ref.events != nil {
+		// Committed writes whose replies waited for their frames: they
+		// are durable, so they are answered as such.
+		ref.events.held.releaseAll()
+	}
 	// Parked waits are answered too, so their callers wait again on the
 	// reloaded canvas instead of sitting out their deadline.
 	rewait := messages.Unavailable("canvas %q reloaded after repeated faults; wait again", ref.id)

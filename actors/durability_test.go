@@ -240,7 +240,9 @@ func followEvents(t *testing.T, h *harness) *eventLog {
 		defer close(l.done)
 		var last *uint64
 		for {
-			sub, err := h.sys.Subscribe(context.Background(), messages.SubscribeRequest{LastEventID: last})
+			// It reports what it took, so writes' replies wait for it
+			// (delivery.go) and the faults below hit held replies too.
+			sub, err := h.sys.Subscribe(context.Background(), messages.SubscribeRequest{LastEventID: last, Acks: true})
 			if err != nil {
 				select {
 				case <-l.stop:
@@ -255,6 +257,7 @@ func followEvents(t *testing.T, h *harness) *eventLog {
 				l.mu.Unlock()
 				s := e.Seq
 				last = &s
+				sub.Written(s)
 			}
 			if sub.Resumed {
 				for _, e := range sub.Initial[1:] {

@@ -3,6 +3,7 @@ package actors
 import (
 	"encoding/json"
 	"sync/atomic"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -19,6 +20,9 @@ type publishItem struct {
 	// change and agent make the canvas-changes frame after a layout frame.
 	change *canvas.Change
 	agent  string
+	// delivery holds the write's reply until its frames are written
+	// (delivery.go); nil when the reply went out already.
+	delivery *delivery
 }
 
 // subscribe opens a subscription; the reply is a *messages.Subscription.
@@ -33,27 +37,29 @@ type unsubscribe struct{ id uint64 }
 // resume across the restart; items still in the inbox are published by the
 // restarted actor.
 type eventsCore struct {
-	seq  uint64
-	ring *eventRing
-	subs map[uint64]chan *messages.StreamEvent
-	// changes marks the subscribers that get canvas-changes frames instead
-	// of later full layouts (SubscribeRequest.Changes).
-	changes map[uint64]bool
-	nextID  uint64
+	seq    uint64
+	ring   *eventRing
+	subs   map[uint64]*subscriber
+	nextID uint64
 	// presence is who follows the stream and who wrote lately (presence.go).
 	presence presenceCore
 	latest   *canvas.State
 	// inbox holds published items not yet emitted, in order.
 	inbox []publishItem
+	// delivering is the delivery of the item being emitted, if it holds
+	// replies; held are those not released yet.
+	delivering *delivery
+	held       heldSet
+	// head is seq for the subscribers' writers to read.
+	head atomic.Uint64
 }
 
 func newEventsCore(ref *canvasRef, start uint64) *eventsCore {
 	return &eventsCore{
-		seq:     start,
-		ring:    newEventRing(2*ref.sys.cfg.RingSize, ref.sys.cfg.RingLayouts), // a commit's layout and change frames take two slots
-		subs:    map[uint64]chan *messages.StreamEvent{},
-		changes: map[uint64]bool{},
-		latest:  ref.view.Load(),
+		seq:    start,
+		ring:   newEventRing(2*ref.sys.cfg.RingSize, ref.sys.cfg.RingLayouts), // a commit's layout and change frames take two slots
+		subs:   map[uint64]*subscriber{},
+		latest: ref.view.Load(),
 	}
 }
 
@@ -69,6 +75,17 @@ type eventsActor struct {
 	*eventsCore
 }
 
+// subscriber is one open subscription.
+type subscriber struct {
+	ch chan *messages.StreamEvent
+	// changes: it gets canvas-changes frames instead of later full layouts
+	// (SubscribeRequest.Changes).
+	changes bool
+	// acks is nil unless its writer reports what it wrote
+	// (SubscribeRequest.Acks): only then do replies wait for it.
+	acks *acks
+}
+
 func newEventsActor(ref *canvasRef) *eventsActor {
 	return &eventsActor{ref: ref, eventsCore: ref.events}
 }
@@ -78,53 +95,81 @@ func (e *eventsActor) Receive(ctx actor.Context) {
 	injectFault("events", ctx)
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
-		e.drain() // what a failed instance left unpublished
+		e.drain(ctx) // what a failed instance left unpublished
 	case *publish:
 		e.inbox = append(e.inbox, m.items...)
-		e.drain()
+		e.drain(ctx)
+	case *deliveryExpired:
+		for _, sub := range e.subs {
+			if sub.acks != nil {
+				sub.acks.expire(m.d)
+			}
+		}
+		m.d.release()
 	case *subscribe:
 		ctx.Respond(e.subscribe(ctx, m.req))
 	case *unsubscribe:
 		e.dropSub(m.id)
 	case *actor.Restarting, *actor.Stopping:
 		// Subscribers reconnect and resume; they must not hang on a
-		// channel nobody will write again.
+		// channel nobody will write again. Replies held by the item that
+		// failed go out: the writes are durable.
 		for id := range e.subs {
 			e.dropSub(id)
+		}
+		if d := e.delivering; d != nil {
+			e.delivering = nil
+			d.release()
 		}
 	}
 	e.ref.subscribers.Store(int64(len(e.subs)))
 	e.presence.publish(e.ref)
 }
 
-// drain emits the inbox in order; an item leaves it once emitted.
-func (e *eventsActor) drain() {
+// drain emits the inbox in order; an item leaves it once emitted. The
+// replies an item holds are released when its frames are written.
+func (e *eventsActor) drain(ctx actor.Context) {
 	for len(e.inbox) > 0 {
 		if hook := eventsFaultHook.Load(); hook != nil {
 			(*hook)()
 		}
 		item := e.inbox[0]
 		e.inbox = e.inbox[1:]
-		// AX frames carry no layout: they take the latest one's revision.
-		base := e.latest.Revision
-		if item.state != nil {
-			e.latest = item.state
-		}
-		if item.change != nil && item.agent != "" {
-			e.presence.wrote(item.agent, item.change, e.latest.Revision, e.ref.sys.cfg.Env.Timestamp())
-		}
-		for _, ev := range item.events {
-			e.emit(e.frame(e.latest, ev, item.agent))
-			if ev.Name == canvas.EventLayoutUpdate && item.change != nil {
-				// The commit's change frame shares its layout frame's
-				// number: each stream gets one of the two (?changes=1).
-				e.emitAgain(&messages.StreamEvent{Name: canvas.EventChanges, Data: canvas.ChangesFrame{State: e.latest,
-					Change: item.change, BaseRevision: base, Agent: item.agent,
-					SessionID: e.ref.sys.cfg.SessionID, Timestamp: e.ref.sys.cfg.Env.Timestamp()}})
+		e.delivering = item.delivery
+		e.emitItem(item)
+		if d := e.delivering; d != nil {
+			e.delivering = nil
+			if d.need.Load() > 1 {
+				self := ctx.Self()
+				root := ctx.ActorSystem().Root
+				d.bound = time.AfterFunc(e.ref.sys.cfg.DeliveryBound, func() { root.Send(self, &deliveryExpired{d}) })
 			}
+			d.done()
 		}
 	}
 	e.inbox = nil
+}
+
+// emitItem emits one published item's frames.
+func (e *eventsActor) emitItem(item publishItem) {
+	// AX frames carry no layout: they take the latest one's revision.
+	base := e.latest.Revision
+	if item.state != nil {
+		e.latest = item.state
+	}
+	if item.change != nil && item.agent != "" {
+		e.presence.wrote(item.agent, item.change, e.latest.Revision, e.ref.sys.cfg.Env.Timestamp())
+	}
+	for _, ev := range item.events {
+		e.emit(e.frame(e.latest, ev, item.agent))
+		if ev.Name == canvas.EventLayoutUpdate && item.change != nil {
+			// The commit's change frame shares its layout frame's
+			// number: each stream gets one of the two (?changes=1).
+			e.emitAgain(&messages.StreamEvent{Name: canvas.EventChanges, Data: canvas.ChangesFrame{State: e.latest,
+				Change: item.change, BaseRevision: base, Agent: item.agent,
+				SessionID: e.ref.sys.cfg.SessionID, Timestamp: e.ref.sys.cfg.Env.Timestamp()}})
+		}
+	}
 }
 
 func (e *eventsActor) emit(se *messages.StreamEvent) {
@@ -135,13 +180,17 @@ func (e *eventsActor) emit(se *messages.StreamEvent) {
 // emitAgain sends se under the last event's number.
 func (e *eventsActor) emitAgain(se *messages.StreamEvent) {
 	se.Seq = e.seq
+	e.head.Store(e.seq)
 	e.ring.push(se)
-	for id, ch := range e.subs {
-		if !messages.KeepEvent(se.Name, e.changes[id], false) {
+	for id, sub := range e.subs {
+		if !messages.KeepEvent(se.Name, sub.changes, false) {
 			continue // the other of a commit's two frames
 		}
 		select {
-		case ch <- se:
+		case sub.ch <- se:
+			if d := e.delivering; d != nil && sub.acks != nil && sub.acks.hold(se.Seq, d) {
+				d.need.Add(1)
+			}
 		default:
 			e.dropSub(id)
 		}
@@ -150,10 +199,12 @@ func (e *eventsActor) emitAgain(se *messages.StreamEvent) {
 
 // dropSub ends subscription id: its channel closes and it leaves presence.
 func (e *eventsActor) dropSub(id uint64) {
-	if ch, ok := e.subs[id]; ok {
+	if sub, ok := e.subs[id]; ok {
 		delete(e.subs, id)
-		delete(e.changes, id)
-		close(ch)
+		close(sub.ch)
+		if sub.acks != nil {
+			sub.acks.drop()
+		}
 		e.presence.left(id)
 	}
 }
@@ -244,10 +295,11 @@ func (e *eventsActor) subscribe(ctx actor.Context, req messages.SubscribeRequest
 	ch := make(chan *messages.StreamEvent, e.ref.sys.cfg.SubscriberBuffer)
 	e.nextID++
 	id := e.nextID
-	e.subs[id] = ch
-	if req.Changes {
-		e.changes[id] = true
+	sub := &subscriber{ch: ch, changes: req.Changes}
+	if req.Acks {
+		sub.acks = &acks{head: &e.head}
 	}
+	e.subs[id] = sub
 	kept := initial[:0]
 	for _, ev := range initial {
 		if messages.KeepEvent(ev.Name, req.Changes, !resumed) {
@@ -258,10 +310,14 @@ func (e *eventsActor) subscribe(ctx actor.Context, req messages.SubscribeRequest
 	e.presence.joined(id, req.Client, ts)
 	self := ctx.Self()
 	root := ctx.ActorSystem().Root
-	return &messages.Subscription{
+	out := &messages.Subscription{
 		Resumed: resumed, Initial: initial, Events: ch, Head: head,
 		Close: func() { root.Send(self, &unsubscribe{id: id}) },
 	}
+	if sub.acks != nil {
+		out.Written = sub.acks.written
+	}
+	return out
 }
 
 // countEvents counts the events a stream replays: a commit's change frame

@@ -296,9 +296,15 @@ func (a *layoutActor) committed(ctx actor.Context, m *journalCommitted) {
 	a.ref.view.Store(done[n-1].state)
 
 	items := make([]publishItem, 0, n)
+	hold := a.ref.sys.cfg.DeliveryBound > 0 && a.ref.subscribers.Load() > 0
 	for _, p := range done {
 		if len(p.events) > 0 {
-			items = append(items, publishItem{state: p.state, events: p.events, change: p.change, agent: p.agent})
+			item := publishItem{state: p.state, events: p.events, change: p.change, agent: p.agent}
+			if hold && p.ax == nil && len(p.waiters) > 0 {
+				item.delivery = a.ref.events.held.hold(ctx.ActorSystem().Root, p.waiters, p.reply)
+				p.waiters = nil
+			}
+			items = append(items, item)
 		}
 	}
 	if len(items) > 0 {

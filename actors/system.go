@@ -67,6 +67,10 @@ type Config struct {
 	// SubscriberBuffer is how many events a subscriber may lag before it is
 	// dropped (and must resume). 0 means 4096.
 	SubscriberBuffer int
+	// DeliveryBound is the longest a canvas write's reply waits for its
+	// frames to be written to the subscribers that report their writes
+	// (delivery.go). 0 means 10ms; negative: replies do not wait.
+	DeliveryBound time.Duration
 	// DefaultTimeout bounds an operation without a deadline. 0 means 30s.
 	DefaultTimeout time.Duration
 	// MaxBatch caps how many writes one group commit takes; 0 is no cap.
@@ -216,6 +220,9 @@ func Start(cfg Config) (*System, error) {
 	}
 	if cfg.SubscriberBuffer <= 0 {
 		cfg.SubscriberBuffer = 4096
+	}
+	if cfg.DeliveryBound == 0 {
+		cfg.DeliveryBound = 10 * time.Millisecond
 	}
 	if cfg.DefaultTimeout <= 0 {
 		cfg.DefaultTimeout = 30 * time.Second

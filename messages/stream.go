@@ -58,6 +58,10 @@ type SubscribeRequest struct {
 	// Client labels the subscriber in presence.get (?client=, e.g. a
 	// browser tab's name); "" when it gave none.
 	Client string
+	// Acks promises that the subscriber reports what it has written with
+	// Subscription.Written: a write's reply then waits (briefly) until the
+	// subscriber has written the write's frames.
+	Acks bool
 }
 
 // Subscription is a live event stream.
@@ -76,6 +80,9 @@ type Subscription struct {
 	Head uint64
 	// Close ends the subscription.
 	Close func()
+	// Written, set when SubscribeRequest.Acks was, reports that every
+	// event up to seq has been written to the client.
+	Written func(seq uint64)
 }
 
 // Invoker runs operations. The local implementation sends envelopes to the

@@ -74,6 +74,11 @@ type Options struct {
 	// SSEWriteTimeout drops an event-stream client that does not read for
 	// this long (0: 10s); it resumes with Last-Event-ID.
 	SSEWriteTimeout time.Duration
+	// FrameWait is the longest a canvas write's reply waits until its
+	// event-stream frames are written to every subscriber that keeps up,
+	// so a writer's reply does not overtake what watchers are sent. 0
+	// means 10ms; negative: replies do not wait.
+	FrameWait time.Duration
 	// SeedDockedWidgets gives never-used canvases the reference's docked
 	// status and context widgets (the CLI server does this).
 	SeedDockedWidgets bool
@@ -195,7 +200,7 @@ func Start(opts Options) (*Server, error) {
 		SeedDockedWidgets: opts.SeedDockedWidgets, MaxBatch: opts.MaxBatch,
 		MaxInFlight: opts.MaxInFlight, AgentRate: opts.AgentRate, AgentBurst: opts.AgentBurst,
 		MaxSnapshots: opts.MaxSnapshots, MaxSnapshotBytes: opts.MaxSnapshotBytes, PassivateAfter: opts.PassivateAfter,
-		Workspace: ws, WatchDebounce: opts.WatchDebounce, Loopback: httpapi.IsLoopback(host), BaseURL: strings.TrimSuffix(workbenchURL(ln, host), "/workbench"),
+		DeliveryBound: opts.FrameWait, Workspace: ws, WatchDebounce: opts.WatchDebounce, Loopback: httpapi.IsLoopback(host), BaseURL: strings.TrimSuffix(workbenchURL(ln, host), "/workbench"),
 		Fetch: webpage.Options{Timeout: opts.FetchTimeout, Policy: webpage.Policy{Allow: opts.FetchAllow}},
 		Apps:  actors.AppsConfig{AllowCommands: opts.AppCommands, DiagramURL: opts.DiagramServerURL},
 		Webview: actors.WebviewConfig{

@@ -54,6 +54,7 @@ type serveOptions struct {
 	cpuProf    string
 	memProf    string
 	gcFloorMiB int64
+	frameWait  time.Duration
 
 	theme string
 
@@ -105,6 +106,7 @@ func addServeFlags(cmd *cobra.Command, o *serveOptions) {
 	_ = f.MarkHidden("journal-max-batch")
 	_ = f.MarkHidden("unsafe-no-fsync")
 	f.Int64Var(&o.gcFloorMiB, "gc-floor-mib", 0, "let the heap grow to this many MiB before the garbage collector runs: fewer collections in a write burst (lower tail latency) for more memory, part of which stays resident after the burst (0: off; ignored when GOGC is set)")
+	f.DurationVar(&o.frameWait, "frame-wait", 10*time.Millisecond, "longest a write's reply waits until its event-stream frames are written to every subscriber that keeps up, so the reply never overtakes them (0: do not wait)")
 	f.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the whole run to this file")
 	_ = f.MarkHidden("cpuprofile")
 	f.StringVar(&o.memProf, "memprofile", "", "write a heap profile to this file at shutdown")
@@ -227,7 +229,7 @@ func runServe(cmd *cobra.Command, o *serveOptions, stderr io.Writer) error {
 		Workspace: o.workspace, Host: o.host, Port: port, Token: token, AllowOrigins: o.origins, FetchAllow: o.fetchAllow,
 		AppCommands: o.appCmds, DiagramServerURL: o.diagramURL,
 		SeedDockedWidgets: !o.demo, Logger: logger, BodyLimit: o.maxBody,
-		SSEPing: o.ssePing, SSEWriteTimeout: o.sseWrite, MaxBatch: o.maxBatch, NoSync: o.noFsync,
+		SSEPing: o.ssePing, SSEWriteTimeout: o.sseWrite, FrameWait: frameWait(o.frameWait), MaxBatch: o.maxBatch, NoSync: o.noFsync,
 		MaxInFlight: o.inFlight, AgentRate: o.agentRate, AgentBurst: o.agentBurst,
 		MaxSnapshots: o.maxSnaps, MaxSnapshotBytes: mibOrCap(o.maxSnapMiB), PassivateAfter: passivateFlag(o.passivate),
 		Webview: o.webviewStart(), WebviewBrowser: o.webviewBrowser(), WebviewAllowRequestBrowser: o.webviewAllow,
@@ -404,6 +406,15 @@ func mibOrCap(mib int64) int64 {
 
 // passivateFlag maps --passivate-after to the option: 0 or less is never.
 func passivateFlag(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
+}
+
+// frameWait maps the --frame-wait flag to the option: 0 on the command line
+// means no wait, which the option spells negative.
+func frameWait(d time.Duration) time.Duration {
 	if d <= 0 {
 		return -1
 	}

@@ -40,7 +40,7 @@ func clientLabel(s string) string {
 // it the stream is the reference's, with no canvas-changes frames.
 func (s *Server) events(c *fiber.Ctx) error {
 	req := messages.SubscribeRequest{Canvas: c.Query(messages.MetaCanvas, c.Get(HeaderCanvas)), Session: c.Query("session"),
-		Changes: c.Query("changes") == "1", Client: clientLabel(c.Query("client"))}
+		Changes: c.Query("changes") == "1", Client: clientLabel(c.Query("client")), Acks: true}
 	last := c.Get("Last-Event-ID")
 	if last == "" {
 		last = c.Query("lastEventId")
@@ -206,6 +206,9 @@ func (s *Server) stream(w *streamConn, sub *messages.Subscription) (ended bool) 
 	if n := len(sub.Initial); n > 0 {
 		lastSeq = sub.Initial[n-1].Seq
 	}
+	if sub.Written != nil {
+		sub.Written(lastSeq)
+	}
 	ping := time.NewTicker(s.opts.PingInterval)
 	defer ping.Stop()
 	batch := make([]*messages.StreamEvent, 0, maxBatch)
@@ -225,10 +228,13 @@ func (s *Server) stream(w *streamConn, sub *messages.Subscription) (ended bool) 
 			if w.frames(out) != nil {
 				return false
 			}
+			lastSeq = out[len(out)-1].Seq
+			if sub.Written != nil {
+				sub.Written(lastSeq)
+			}
 			if closed {
 				return true
 			}
-			lastSeq = out[len(out)-1].Seq
 		case now := <-ping.C:
 			p := &messages.StreamEvent{Seq: lastSeq, Name: "ping", Data: map[string]any{"ts": now.UnixMilli(), "sessionId": s.sessionID()}}
 			if w.frames([]*messages.StreamEvent{p}) != nil {
